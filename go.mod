@@ -1,0 +1,3 @@
+module github.com/flitsim/flitsim
+
+go 1.26
