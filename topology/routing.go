@@ -1,0 +1,199 @@
+package topology
+
+import "math/bits"
+
+// Candidate is one admissible output of a routing decision: the output
+// port and the virtual-channel class the packet must use on it.
+type Candidate struct {
+	Port  int // output port, 0..NetPorts()-1, or LocalPort() to eject
+	Class int // VC class, 0..Classes()-1
+}
+
+// Routing is a routing function R(cur, dest) -> set of (port, class).
+// Implementations are immutable and safe for concurrent use; Route depends
+// only on (cur, dest), so Check can verify it exhaustively.
+type Routing interface {
+	// Name identifies the function, e.g. "dor" or "random-minimal".
+	Name() string
+	// Classes returns the number of VC classes the function uses; the
+	// router must provide at least that many VCs per port (a multiple of
+	// it, split evenly, when it has more).
+	Classes() int
+	// Minimal reports whether every admitted hop reduces Distance to the
+	// destination by exactly one.
+	Minimal() bool
+	// DeadlockFree reports whether the channel-dependency graph over
+	// (channel, class) is acyclic (Dally–Seitz), the claim Check verifies.
+	DeadlockFree() bool
+	// Route appends to buf the admissible outputs for a packet at router
+	// cur bound for dest and returns the extended slice; at cur == dest it
+	// appends the single candidate {LocalPort(), 0}. It does not allocate
+	// when cap(buf)-len(buf) >= NetPorts()+1 (callers pass buf[:0]). It
+	// panics if cur or dest is not a router id.
+	Route(cur, dest int, buf []Candidate) []Candidate
+}
+
+// datelineClass returns the Dally–Seitz dateline VC class of the hop that
+// leaves coordinate c towards target coordinate b, moving in direction dir
+// along a ring dimension (MODELS.md §5.3; Dally & Seitz 1987):
+//
+//	+ direction: class 0 if c < b, class 1 if c > b
+//	- direction: class 0 if c > b, class 1 if c < b
+//
+// Class 0 therefore never uses the wraparound channel and class 1 never
+// uses the channel leaving the target side of the dateline, so each class
+// is acyclic within the ring and packets only move from class 1 to 0.
+func datelineClass(c, b int32, dir int8) int {
+	if (dir > 0) == (c < b) {
+		return 0
+	}
+	return 1
+}
+
+// cubeRouting holds what the routing functions on a Topology share.
+type cubeRouting struct {
+	coords  []int32
+	n       int32
+	k       int32
+	half    int32 // K/2 for the tie rule, as 2*offset <= K
+	local   int
+	kind    Kind
+	bidir   bool
+	classes int
+}
+
+func newCubeRouting(t *Topology) cubeRouting {
+	c := cubeRouting{
+		coords:  t.coords,
+		n:       int32(t.n),
+		k:       int32(t.k),
+		local:   t.LocalPort(),
+		kind:    t.spec.Kind,
+		bidir:   t.spec.Bidirectional,
+		classes: 1,
+	}
+	if c.kind == Ring || c.kind == Torus {
+		c.classes = 2
+	}
+	return c
+}
+
+// dimensionOrder implements NewDimensionOrder.
+type dimensionOrder struct{ cubeRouting }
+
+// NewDimensionOrder returns dimension-order (e-cube) routing on t: the
+// lowest unresolved dimension first; in a bidirectional ring or torus the
+// shorter direction, + when the offset is exactly K/2; on rings and tori
+// the dateline classes of datelineClass (Classes() = 2), elsewhere class 0
+// (Classes() = 1). It is minimal and deadlock-free on every supported
+// topology (Dally & Seitz 1987).
+func NewDimensionOrder(t *Topology) Routing {
+	return &dimensionOrder{newCubeRouting(t)}
+}
+
+func (r *dimensionOrder) Name() string       { return "dor" }
+func (r *dimensionOrder) Classes() int       { return r.classes }
+func (r *dimensionOrder) Minimal() bool      { return true }
+func (r *dimensionOrder) DeadlockFree() bool { return true }
+
+func (r *dimensionOrder) Route(cur, dest int, buf []Candidate) []Candidate {
+	if cur == dest {
+		return append(buf, Candidate{Port: r.local})
+	}
+	if r.kind == Hypercube {
+		return append(buf, Candidate{Port: bits.TrailingZeros(uint(cur ^ dest))})
+	}
+	n := int(r.n)
+	cc := r.coords[cur*n : cur*n+n]
+	dc := r.coords[dest*n : dest*n+n]
+	for d := range cc {
+		c, b := cc[d], dc[d]
+		if c == b {
+			continue
+		}
+		switch {
+		case r.kind == Mesh:
+			if b > c {
+				return append(buf, Candidate{Port: 2 * d})
+			}
+			return append(buf, Candidate{Port: 2*d + 1})
+		case !r.bidir:
+			return append(buf, Candidate{Port: d, Class: datelineClass(c, b, +1)})
+		default:
+			o := b - c
+			if o < 0 {
+				o += r.k
+			}
+			if 2*o <= r.k {
+				return append(buf, Candidate{Port: 2 * d, Class: datelineClass(c, b, +1)})
+			}
+			return append(buf, Candidate{Port: 2*d + 1, Class: datelineClass(c, b, -1)})
+		}
+	}
+	panic("topology: distinct routers with equal coordinates")
+}
+
+// randomMinimal implements NewRandomMinimal.
+type randomMinimal struct {
+	cubeRouting
+	deadlockFree bool
+}
+
+// NewRandomMinimal returns random minimal routing on t: Route admits every
+// productive port (every differing dimension; in an even bidirectional
+// torus both directions when the offset is exactly K/2), and the router
+// picks one uniformly at random. On rings and tori each candidate carries
+// the dateline class of its dimension (Classes() = 2); that breaks the
+// cycles within a ring but not the cycles formed by turns between
+// dimensions, so DeadlockFree() is true only for one-dimensional networks.
+func NewRandomMinimal(t *Topology) Routing {
+	return &randomMinimal{cubeRouting: newCubeRouting(t), deadlockFree: t.n == 1}
+}
+
+func (r *randomMinimal) Name() string       { return "random-minimal" }
+func (r *randomMinimal) Classes() int       { return r.classes }
+func (r *randomMinimal) Minimal() bool      { return true }
+func (r *randomMinimal) DeadlockFree() bool { return r.deadlockFree }
+
+func (r *randomMinimal) Route(cur, dest int, buf []Candidate) []Candidate {
+	if cur == dest {
+		return append(buf, Candidate{Port: r.local})
+	}
+	if r.kind == Hypercube {
+		for x := uint(cur ^ dest); x != 0; x &= x - 1 {
+			buf = append(buf, Candidate{Port: bits.TrailingZeros(x)})
+		}
+		return buf
+	}
+	n := int(r.n)
+	cc := r.coords[cur*n : cur*n+n]
+	dc := r.coords[dest*n : dest*n+n]
+	for d := range cc {
+		c, b := cc[d], dc[d]
+		if c == b {
+			continue
+		}
+		switch {
+		case r.kind == Mesh:
+			if b > c {
+				buf = append(buf, Candidate{Port: 2 * d})
+			} else {
+				buf = append(buf, Candidate{Port: 2*d + 1})
+			}
+		case !r.bidir:
+			buf = append(buf, Candidate{Port: d, Class: datelineClass(c, b, +1)})
+		default:
+			o := b - c
+			if o < 0 {
+				o += r.k
+			}
+			if 2*o <= r.k {
+				buf = append(buf, Candidate{Port: 2 * d, Class: datelineClass(c, b, +1)})
+			}
+			if 2*o >= r.k {
+				buf = append(buf, Candidate{Port: 2*d + 1, Class: datelineClass(c, b, -1)})
+			}
+		}
+	}
+	return buf
+}
