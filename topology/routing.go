@@ -37,8 +37,8 @@ type Routing interface {
 // leaves coordinate c towards target coordinate b, moving in direction dir
 // along a ring dimension (MODELS.md §5.3; Dally & Seitz 1987):
 //
-//	+ direction: class 0 if c < b, class 1 if c > b
-//	- direction: class 0 if c > b, class 1 if c < b
+//   - direction: class 0 if c < b, class 1 if c > b
+//   - direction: class 0 if c > b, class 1 if c < b
 //
 // Class 0 therefore never uses the wraparound channel and class 1 never
 // uses the channel leaving the target side of the dateline, so each class
