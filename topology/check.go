@@ -69,7 +69,7 @@ func (g *cdg) next(vc, j int) int {
 
 // target returns the VC id that successor bit j of vc names.
 func (g *cdg) target(vc, j int) int {
-	q := g.t.channels[vc/g.classes].Dst
+	q := int(g.t.chDst[vc/g.classes])
 	port, class := j/g.classes, j%g.classes
 	return int(g.t.out[q*g.t.ports+port])*g.classes + class
 }
@@ -113,7 +113,7 @@ func DependencyGraph(t *Topology, r Routing) [][]int32 {
 	if g == nil {
 		return nil
 	}
-	nvc := len(t.channels) * g.classes
+	nvc := len(t.chDst) * g.classes
 	edges := make([][]int32, nvc)
 	for u := 0; u < nvc; u++ {
 		for j := g.next(u, 0); j >= 0; j = g.next(u, j+1) {
@@ -140,7 +140,7 @@ func analyse(t *Topology, r Routing) (*cdg, Verdict) {
 	}
 	N, P, local := t.nodes, t.netPorts, t.LocalPort()
 	g := &cdg{t: t, classes: classes, words: (P*classes + 63) / 64}
-	g.mask = make([]uint64, len(t.channels)*classes*g.words)
+	g.mask = make([]uint64, len(t.chDst)*classes*g.words)
 
 	off := make([]int32, N+1)
 	flat := make([]Candidate, 0, N*P)
@@ -179,7 +179,7 @@ func analyse(t *Topology, r Routing) (*cdg, Verdict) {
 					problem("router %d, destination %d: port %d has no channel", cur, dest, c.Port)
 					continue
 				}
-				if t.Distance(t.channels[ch].Dst, dest) != h-1 {
+				if t.Distance(int(t.chDst[ch]), dest) != h-1 {
 					v.Minimal, productive = false, false
 					if r.Minimal() {
 						problem("claims minimal but the hop %s towards %d is not productive", t.describeChannel(int(ch)), dest)
@@ -201,7 +201,7 @@ func analyse(t *Topology, r Routing) (*cdg, Verdict) {
 			}
 			clear(indeg)
 			for _, ch := range chans {
-				indeg[t.channels[ch].Dst]++
+				indeg[t.chDst[ch]]++
 			}
 			queue = queue[:0]
 			for u := 0; u < N; u++ {
@@ -212,9 +212,9 @@ func analyse(t *Topology, r Routing) (*cdg, Verdict) {
 			for i := 0; i < len(queue); i++ {
 				u := queue[i]
 				for _, ch := range chans[off[u]:off[u+1]] {
-					w := t.channels[ch].Dst
+					w := t.chDst[ch]
 					if indeg[w]--; indeg[w] == 0 {
-						queue = append(queue, int32(w))
+						queue = append(queue, w)
 					}
 				}
 			}
@@ -227,7 +227,7 @@ func analyse(t *Topology, r Routing) (*cdg, Verdict) {
 		// Dependencies: a packet for dest that arrived at q on (ch, cls)
 		// may request every candidate of Route(q, dest).
 		for i, ch := range chans {
-			q := t.channels[ch].Dst
+			q := int(t.chDst[ch])
 			if q == dest {
 				continue
 			}
@@ -244,7 +244,7 @@ func analyse(t *Topology, r Routing) (*cdg, Verdict) {
 // iterative depth-first search (no recursion, so 4096-router networks with
 // tens of thousands of VCs are fine).
 func (g *cdg) findCycle() []VC {
-	nvc := len(g.t.channels) * g.classes
+	nvc := len(g.t.chDst) * g.classes
 	const (
 		white = iota
 		grey

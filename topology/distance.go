@@ -140,7 +140,7 @@ func (t *Topology) MeanDistance(includeSelf bool) float64 {
 
 // describeChannel formats channel id for diagnostics.
 func (t *Topology) describeChannel(id int) string {
-	c := t.channels[id]
+	c := t.Channel(id)
 	sign := "+"
 	if c.Dir < 0 {
 		sign = "-"

@@ -37,12 +37,13 @@ type Routing interface {
 // leaves coordinate c towards target coordinate b, moving in direction dir
 // along a ring dimension (MODELS.md §5.3; Dally & Seitz 1987):
 //
-//   - direction: class 0 if c < b, class 1 if c > b
-//   - direction: class 0 if c > b, class 1 if c < b
+//	dir = +1: class 0 if c < b, class 1 if c > b
+//	dir = -1: class 0 if c > b, class 1 if c < b
 //
-// Class 0 therefore never uses the wraparound channel and class 1 never
-// uses the channel leaving the target side of the dateline, so each class
-// is acyclic within the ring and packets only move from class 1 to 0.
+// Going +, class 0 is never used on the wraparound channel K-1 -> 0 and
+// class 1 never on the channel 0 -> 1 (mirror images going -), so each
+// class alone is acyclic around the ring, and a packet only ever moves
+// from class 1 to class 0.
 func datelineClass(c, b int32, dir int8) int {
 	if (dir > 0) == (c < b) {
 		return 0

@@ -107,12 +107,15 @@ type Topology struct {
 	nodes    int
 	netPorts int
 	ports    int
-	pow      []int     // pow[d] = K^d
-	coords   []int32   // coords[node*n+d], coordinate of node in dimension d
-	out, in  []int32   // [router*ports+port] -> channel id or -1
-	channels []Channel // dense channel ids
-	reach    []int     // reach[l] = routers exactly l hops from router 0
-	diameter int
+	pow      []int   // pow[d] = K^d
+	coords   []int32 // coords[node*n+d], coordinate of node in dimension d
+	out, in  []int32 // [router*ports+port] -> channel id or -1
+	// Channels by dense id, ordered by (Src, SrcPort); a Channel value is
+	// rebuilt on demand so a 2^20-router hypercube costs 9 bytes a channel.
+	chSrc, chDst []int32
+	chPort       []uint8
+	reach        []int // reach[l] = routers exactly l hops from router 0
+	diameter     int
 }
 
 // New builds the network s describes. It returns an error for K < 2, for a
@@ -233,17 +236,19 @@ func (t *Topology) buildChannels() {
 		t.out[i] = -1
 		t.in[i] = -1
 	}
-	t.channels = make([]Channel, 0, t.nodes*t.netPorts)
+	t.chSrc = make([]int32, 0, t.nodes*t.netPorts)
+	t.chDst = make([]int32, 0, t.nodes*t.netPorts)
+	t.chPort = make([]uint8, 0, t.nodes*t.netPorts)
 	for v := 0; v < t.nodes; v++ {
 		for p := 0; p < t.netPorts; p++ {
-			dst, dim, dir, wrap := t.neighbor(v, p)
+			dst, _, _, _ := t.neighbor(v, p)
 			if dst < 0 {
 				continue
 			}
-			id := int32(len(t.channels))
-			t.channels = append(t.channels, Channel{
-				Src: v, SrcPort: p, Dst: dst, DstPort: p, Dim: dim, Dir: dir, Wrap: wrap,
-			})
+			id := int32(len(t.chSrc))
+			t.chSrc = append(t.chSrc, int32(v))
+			t.chDst = append(t.chDst, int32(dst))
+			t.chPort = append(t.chPort, uint8(p))
 			t.out[v*t.ports+p] = id
 			t.in[dst*t.ports+p] = id
 		}
@@ -304,15 +309,23 @@ func (t *Topology) checkPort(router, port int) {
 }
 
 // NumChannels returns the number of unidirectional network channels.
-func (t *Topology) NumChannels() int { return len(t.channels) }
+func (t *Topology) NumChannels() int { return len(t.chSrc) }
 
-// Channel returns channel id without copying the table.
-func (t *Topology) Channel(id int) Channel { return t.channels[id] }
+// Channel returns channel id. It panics if id is out of range.
+func (t *Topology) Channel(id int) Channel {
+	v, p := int(t.chSrc[id]), int(t.chPort[id])
+	dst, dim, dir, wrap := t.neighbor(v, p)
+	return Channel{Src: v, SrcPort: p, Dst: dst, DstPort: p, Dim: dim, Dir: dir, Wrap: wrap}
+}
 
-// Channels returns a copy of all unidirectional network channels, indexed
-// by channel id. Ids are dense and ordered by (Src, SrcPort).
+// Channels returns all unidirectional network channels in a new slice
+// indexed by channel id. Ids are dense and ordered by (Src, SrcPort).
 func (t *Topology) Channels() []Channel {
-	return append([]Channel(nil), t.channels...)
+	cs := make([]Channel, len(t.chSrc))
+	for id := range cs {
+		cs[id] = t.Channel(id)
+	}
+	return cs
 }
 
 // Coord returns the coordinate of node in dimension dim (for a hypercube:
