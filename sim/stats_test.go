@@ -30,10 +30,10 @@ func twoPass(x []float64) (mean, variance float64) {
 
 func TestAccumulatorReference(t *testing.T) {
 	for _, c := range []struct {
-		name           string
-		data           []float64
-		mean, sd       float64 // certified values
-		relTol         float64
+		name          string
+		data          []float64
+		mean, sd      float64 // certified values
+		relTol        float64
 		min, max, sum float64
 	}{
 		// NIST StRD NumAcc1: certified mean 10000002, sd 1.
