@@ -1,0 +1,510 @@
+package router
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/flitsim/flitsim/sim"
+)
+
+// Switching is a switching technique (flow control at packet granularity).
+type Switching uint8
+
+// The switching techniques a Router implements.
+const (
+	Wormhole          Switching = iota // flit-by-flit, one credit per flit
+	VirtualCutThrough                  // VC granted only with room for the whole packet downstream
+	StoreAndForward                    // as VirtualCutThrough, and the whole packet buffered before the head leaves
+)
+
+var switchingNames = [...]string{"wormhole", "virtual-cut-through", "store-and-forward"}
+
+func (s Switching) String() string {
+	if int(s) < len(switchingNames) {
+		return switchingNames[s]
+	}
+	return fmt.Sprintf("Switching(%d)", s)
+}
+
+// ParseSwitching returns the Switching named s ("wormhole",
+// "virtual-cut-through", "store-and-forward").
+func ParseSwitching(s string) (Switching, error) {
+	for i, n := range switchingNames {
+		if n == s {
+			return Switching(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown switching %q (want wormhole, virtual-cut-through or store-and-forward)", s)
+}
+
+// Config is the micro-architecture shared by every router of a network. The
+// zero value is not valid: VCs and BufferDepth must be set.
+type Config struct {
+	VCs         int // virtual channels per port, >= 1
+	BufferDepth int // flits per input VC, >= 1
+
+	// Pipeline stage delays in cycles (>= 0); see the package documentation
+	// for the timing diagram. All zero gives a one-cycle-per-hop router whose
+	// only per-hop cost is the link latency.
+	RoutingDelay         int
+	VCAllocDelay         int
+	SwitchAllocDelay     int
+	SwitchTraversalDelay int
+
+	Switching Switching
+}
+
+// Validate reports the first problem with c, or nil.
+func (c Config) Validate() error {
+	switch {
+	case c.VCs < 1:
+		return fmt.Errorf("router: VCs = %d, want >= 1", c.VCs)
+	case c.VCs > 64:
+		return fmt.Errorf("router: VCs = %d, want <= 64", c.VCs)
+	case c.BufferDepth < 1:
+		return fmt.Errorf("router: BufferDepth = %d, want >= 1", c.BufferDepth)
+	case c.RoutingDelay < 0 || c.VCAllocDelay < 0 || c.SwitchAllocDelay < 0 || c.SwitchTraversalDelay < 0:
+		return fmt.Errorf("router: pipeline delays must be >= 0 (got %d, %d, %d, %d)",
+			c.RoutingDelay, c.VCAllocDelay, c.SwitchAllocDelay, c.SwitchTraversalDelay)
+	case c.Switching > StoreAndForward:
+		return fmt.Errorf("router: unknown switching %d", c.Switching)
+	}
+	return nil
+}
+
+// HopDelay is the number of cycles a head flit spends in one router at zero
+// load, from being written into an input buffer to entering the output link:
+//
+//	RoutingDelay + VCAllocDelay + SwitchAllocDelay + SwitchTraversalDelay
+func (c Config) HopDelay() int {
+	return c.RoutingDelay + c.VCAllocDelay + c.SwitchAllocDelay + c.SwitchTraversalDelay
+}
+
+// Flag marks the head and tail flits of a packet (a one-flit packet is both).
+type Flag uint8
+
+// Flit flags.
+const (
+	Head Flag = 1 << iota
+	Tail
+)
+
+// Flit is the unit of flow control. It is a small value copied through ring
+// buffers and delay lines; packet metadata lives in the network's packet
+// table, indexed by Packet.
+type Flit struct {
+	Packet int32 // packet id in the network's packet table
+	Dest   int32 // destination router, read by the head for routing
+	Len    int32 // packet length in flits, read by the head (cut-through checks)
+	Flags  Flag
+}
+
+// IsHead reports whether f is its packet's head flit.
+func (f Flit) IsHead() bool { return f.Flags&Head != 0 }
+
+// IsTail reports whether f is its packet's tail flit.
+func (f Flit) IsTail() bool { return f.Flags&Tail != 0 }
+
+// Candidate is one admissible output of a routing decision: an output port
+// and the VC class to use on it. Classes split a port's VCs into equal
+// contiguous ranges (class c of C uses VCs [c*V/C, (c+1)*V/C)).
+type Candidate struct {
+	Port  int
+	Class int
+}
+
+// RouteFunc computes the admissible outputs for a packet at router cur bound
+// for dest, appending them to buf (which has capacity for every port). At the
+// destination it must return the local port.
+type RouteFunc func(cur, dest int, buf []Candidate) []Candidate
+
+// Departure is a flit leaving the router in this cycle through an output port
+// on an output VC (VC is the index within the port).
+type Departure struct {
+	Port, VC int
+	Flit     Flit
+}
+
+// CreditReturn frees one buffer slot of input VC (Port, VC) of this router;
+// the network carries it back to whoever feeds that input.
+type CreditReturn struct {
+	Port, VC int
+}
+
+// input VC states.
+const (
+	vcIdle    uint8 = iota // no packet at the front
+	vcRouting              // head at the front, route known from readyAt on; then requests VA
+	vcActive               // owns output VC outVC; flits request SA
+)
+
+type inputVC struct {
+	head, count int32 // ring buffer position and occupancy
+	state       uint8
+	outPort     int32 // chosen output port (from routing)
+	vcLo, vcHi  int32 // admissible output VCs [vcLo, vcHi), absolute indices
+	outVC       int32 // granted output VC, absolute index port*V+vc
+	remain      int32 // flits of the current packet not yet sent
+	readyAt     sim.Cycle
+}
+
+// Router is one input-queued VC router. Build it with New; the network calls
+// Accept and AddCredit for arrivals, then Step once per cycle, then drains
+// Sent and CreditsOut.
+type Router struct {
+	id                  int
+	cfg                 Config
+	ports, vcs, depth   int
+	local               int // local (injection/ejection) port = ports-1
+	ejectVCs            int
+	classes             int
+	route               RouteFunc
+	rng                 *rand.Rand
+	noInfiniteCreditsAt int // output VCs of the local port start here: they never run out of credits
+
+	in        []inputVC
+	buf       []Flit
+	ovOwner   []int32 // owning input VC of each output VC, -1 when free
+	ovCredits []int32 // free slots downstream of each output VC
+	vaPtr     []int32 // VA input-stage round-robin pointer per input VC
+	ovPtr     []int32 // VA output-stage round-robin pointer per output VC
+	saInPtr   []int32 // SA input-stage pointer per input port
+	saOutPtr  []int32 // SA output-stage pointer per output port
+
+	// scratch, reused every cycle
+	cand      []Candidate
+	vaReq     []int32 // requested output VC per input VC, -1 none
+	vaTouched []int32 // output VCs with at least one request this cycle
+	saReqVC   []int32 // SA: chosen VC per input port, -1 none
+	saReqOut  []int32 // SA: requested output port per input port
+
+	buffered  int // flits in input buffers
+	waitingVA int // input VCs in vcRouting
+
+	// Sent and CreditsOut are this cycle's outputs, valid until the next Step.
+	Sent       []Departure
+	CreditsOut []CreditReturn
+}
+
+// New returns router id with the given number of ports (the last is the
+// local port), ejectVCs VCs on the local output port (1..cfg.VCs), a routing
+// function needing `classes` VC classes (cfg.VCs must be >= classes) and the
+// router's own random stream for routing choices.
+func New(id, ports int, cfg Config, ejectVCs, classes int, route RouteFunc, rng *rand.Rand) (*Router, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if ports < 2 || ports > 64 {
+		return nil, fmt.Errorf("router: %d ports, want 2..64 (network ports + local)", ports)
+	}
+	if classes < 1 || cfg.VCs < classes {
+		return nil, fmt.Errorf("router: routing needs %d VC classes but the router has %d VCs per port", classes, cfg.VCs)
+	}
+	if ejectVCs < 1 || ejectVCs > cfg.VCs {
+		return nil, fmt.Errorf("router: %d ejection VCs, want 1..%d", ejectVCs, cfg.VCs)
+	}
+	if route == nil || rng == nil {
+		return nil, fmt.Errorf("router: nil routing function or random stream")
+	}
+	n := ports * cfg.VCs
+	r := &Router{
+		id: id, cfg: cfg, ports: ports, vcs: cfg.VCs, depth: cfg.BufferDepth,
+		local: ports - 1, ejectVCs: ejectVCs, classes: classes, route: route, rng: rng,
+		in: make([]inputVC, n), buf: make([]Flit, n*cfg.BufferDepth),
+		ovOwner: make([]int32, n), ovCredits: make([]int32, n),
+		vaPtr: make([]int32, n), ovPtr: make([]int32, n),
+		saInPtr: make([]int32, ports), saOutPtr: make([]int32, ports),
+		cand:  make([]Candidate, 0, ports+1),
+		vaReq: make([]int32, n), vaTouched: make([]int32, 0, n),
+		saReqVC: make([]int32, ports), saReqOut: make([]int32, ports),
+		Sent: make([]Departure, 0, ports), CreditsOut: make([]CreditReturn, 0, ports),
+	}
+	r.noInfiniteCreditsAt = r.local * r.vcs
+	for o := range r.ovOwner {
+		r.ovOwner[o] = -1
+		r.ovCredits[o] = int32(cfg.BufferDepth)
+		r.vaReq[o] = -1
+	}
+	return r, nil
+}
+
+// ID returns the router's id.
+func (r *Router) ID() int { return r.id }
+
+// Buffered returns the number of flits in the router's input buffers.
+func (r *Router) Buffered() int { return r.buffered }
+
+// Free returns the free slots of input VC (port, vc); the upstream side's
+// credit count must never exceed it.
+func (r *Router) Free(port, vc int) int { return r.depth - int(r.in[port*r.vcs+vc].count) }
+
+// Accept writes flit f, arriving in cycle now, into input VC (port, vc).
+// Overflowing a buffer is a flow-control violation by the caller and panics.
+func (r *Router) Accept(port, vc int, f Flit, now sim.Cycle) {
+	i := port*r.vcs + vc
+	ivc := &r.in[i]
+	if int(ivc.count) == r.depth {
+		panic(fmt.Sprintf("router %d: input VC (%d,%d) overflow: credit protocol violated", r.id, port, vc))
+	}
+	pos := int(ivc.head) + int(ivc.count)
+	if pos >= r.depth {
+		pos -= r.depth
+	}
+	r.buf[i*r.depth+pos] = f
+	ivc.count++
+	r.buffered++
+	if ivc.state == vcIdle && ivc.count == 1 {
+		r.startRouting(i, now)
+	}
+}
+
+// AddCredit returns one credit to output VC (port, vc): a slot of the
+// downstream buffer it feeds was freed.
+func (r *Router) AddCredit(port, vc int) {
+	o := port*r.vcs + vc
+	r.ovCredits[o]++
+	if r.ovCredits[o] > int32(r.depth) {
+		panic(fmt.Sprintf("router %d: output VC (%d,%d) has %d credits for a %d-flit buffer", r.id, port, vc, r.ovCredits[o], r.depth))
+	}
+}
+
+// startRouting computes the route of the head at the front of input VC i,
+// which reached the front in cycle at.
+func (r *Router) startRouting(i int, at sim.Cycle) {
+	ivc := &r.in[i]
+	f := r.buf[i*r.depth+int(ivc.head)]
+	if !f.IsHead() {
+		panic(fmt.Sprintf("router %d: input VC %d has a non-head flit of packet %d at the front of an idle VC", r.id, i, f.Packet))
+	}
+	r.cand = r.route(r.id, int(f.Dest), r.cand[:0])
+	var c Candidate
+	switch len(r.cand) {
+	case 0:
+		panic(fmt.Sprintf("router %d: routing gave no output for destination %d", r.id, f.Dest))
+	case 1:
+		c = r.cand[0]
+	default:
+		c = r.cand[r.rng.IntN(len(r.cand))]
+	}
+	ivc.outPort = int32(c.Port)
+	base := int32(c.Port * r.vcs)
+	if c.Port == r.local {
+		ivc.vcLo, ivc.vcHi = base, base+int32(r.ejectVCs)
+	} else {
+		lo := c.Class * r.vcs / r.classes
+		hi := (c.Class + 1) * r.vcs / r.classes
+		ivc.vcLo, ivc.vcHi = base+int32(lo), base+int32(hi)
+	}
+	ivc.remain = f.Len
+	ivc.state = vcRouting
+	ivc.readyAt = at + sim.Cycle(r.cfg.RoutingDelay)
+	r.waitingVA++
+}
+
+// Step runs one cycle of VC and switch allocation and switch traversal. It
+// returns the number of flits that left the router.
+func (r *Router) Step(now sim.Cycle) int {
+	r.Sent = r.Sent[:0]
+	r.CreditsOut = r.CreditsOut[:0]
+	if r.buffered == 0 {
+		return 0
+	}
+	if r.waitingVA > 0 {
+		r.allocateVCs(now)
+	}
+	r.allocateSwitch(now)
+	return len(r.Sent)
+}
+
+// allocateVCs is the separable input-first VC allocator.
+func (r *Router) allocateVCs(now sim.Cycle) {
+	r.vaTouched = r.vaTouched[:0]
+	cutThrough := r.cfg.Switching != Wormhole
+	for i := range r.in {
+		ivc := &r.in[i]
+		if ivc.state != vcRouting {
+			continue
+		}
+		ivc.outVC = -1 // no request unless one is made below
+		if ivc.readyAt > now {
+			continue
+		}
+		// Input stage: first free admissible output VC at or after the pointer.
+		span := ivc.vcHi - ivc.vcLo
+		start := r.vaPtr[i]
+		if start < ivc.vcLo || start >= ivc.vcHi {
+			start = ivc.vcLo
+		}
+		var need int32
+		if cutThrough && ivc.outPort != int32(r.local) {
+			need = r.buf[i*r.depth+int(ivc.head)].Len
+		}
+		for k := int32(0); k < span; k++ {
+			o := start + k
+			if o >= ivc.vcHi {
+				o -= span
+			}
+			if r.ovOwner[o] >= 0 || r.ovCredits[o] < need {
+				continue
+			}
+			if r.vaReq[o] < 0 {
+				r.vaTouched = append(r.vaTouched, o)
+				r.vaReq[o] = int32(i) // first requester marks the VC; the output stage rescans
+			}
+			ivc.outVC = o // tentative request
+			break
+		}
+	}
+	// Output stage: each requested output VC grants one requester by round robin.
+	n := int32(len(r.in))
+	for _, o := range r.vaTouched {
+		r.vaReq[o] = -1
+		p := r.ovPtr[o]
+		for k := int32(0); k < n; k++ {
+			i := p + k
+			if i >= n {
+				i -= n
+			}
+			ivc := &r.in[i]
+			if ivc.state != vcRouting || ivc.outVC != o {
+				continue
+			}
+			ivc.state = vcActive
+			ivc.readyAt = now + sim.Cycle(r.cfg.VCAllocDelay)
+			r.ovOwner[o] = i
+			r.waitingVA--
+			r.ovPtr[o] = i + 1
+			if r.ovPtr[o] == n {
+				r.ovPtr[o] = 0
+			}
+			r.vaPtr[i] = o + 1 // the input's grant was used: its priority moves
+			break
+		}
+	}
+	// Requests that lost are forgotten (outVC is reset at the next
+	// allocation); their pointers stay.
+}
+
+// allocateSwitch is the separable input-first switch allocator followed by
+// switch traversal of the winners.
+func (r *Router) allocateSwitch(now sim.Cycle) {
+	var requested uint64 // bit q set: output port q has a request
+	saf := r.cfg.Switching == StoreAndForward
+	for p := 0; p < r.ports; p++ {
+		r.saReqVC[p] = -1
+		base := p * r.vcs
+		start := int(r.saInPtr[p])
+		for k := 0; k < r.vcs; k++ {
+			v := start + k
+			if v >= r.vcs {
+				v -= r.vcs
+			}
+			ivc := &r.in[base+v]
+			if ivc.state != vcActive || ivc.count == 0 || ivc.readyAt > now {
+				continue
+			}
+			o := int(ivc.outVC)
+			if o < r.noInfiniteCreditsAt && r.ovCredits[o] == 0 {
+				continue
+			}
+			if saf && ivc.count < ivc.remain {
+				continue
+			}
+			r.saReqVC[p] = int32(v)
+			r.saReqOut[p] = ivc.outPort
+			requested |= 1 << uint(ivc.outPort)
+			break
+		}
+	}
+	for q := 0; requested != 0; q++ {
+		if requested&(1<<uint(q)) == 0 {
+			continue
+		}
+		requested &^= 1 << uint(q)
+		start := int(r.saOutPtr[q])
+		for k := 0; k < r.ports; k++ {
+			p := start + k
+			if p >= r.ports {
+				p -= r.ports
+			}
+			if r.saReqVC[p] < 0 || r.saReqOut[p] != int32(q) {
+				continue
+			}
+			v := int(r.saReqVC[p])
+			r.saOutPtr[q] = int32(p + 1)
+			if int(r.saOutPtr[q]) == r.ports {
+				r.saOutPtr[q] = 0
+			}
+			r.saInPtr[p] = int32(v + 1)
+			if int(r.saInPtr[p]) == r.vcs {
+				r.saInPtr[p] = 0
+			}
+			r.traverse(p, v, now)
+			break
+		}
+	}
+}
+
+// traverse moves the front flit of input VC (p, v) through the crossbar.
+func (r *Router) traverse(p, v int, now sim.Cycle) {
+	i := p*r.vcs + v
+	ivc := &r.in[i]
+	f := r.buf[i*r.depth+int(ivc.head)]
+	ivc.head++
+	if int(ivc.head) == r.depth {
+		ivc.head = 0
+	}
+	ivc.count--
+	ivc.remain--
+	r.buffered--
+	r.CreditsOut = append(r.CreditsOut, CreditReturn{Port: p, VC: v})
+	o := int(ivc.outVC)
+	if o < r.noInfiniteCreditsAt {
+		r.ovCredits[o]--
+	}
+	q := int(ivc.outPort)
+	r.Sent = append(r.Sent, Departure{Port: q, VC: o - q*r.vcs, Flit: f})
+	if f.IsTail() {
+		r.ovOwner[o] = -1
+		ivc.state = vcIdle
+		if ivc.count > 0 {
+			r.startRouting(i, now+1)
+		}
+	}
+}
+
+// BlockedVC describes an input VC holding flits, for deadlock reports.
+type BlockedVC struct {
+	Port, VC   int
+	Flits      int
+	Packet     int32
+	State      string // "routing", "vc-allocation" or "active"
+	OutPort    int    // -1 while routing
+	OutVC      int    // -1 until a VC is granted
+	OutCredits int    // credits of the granted output VC, -1 if none
+}
+
+// Blocked appends a description of every input VC holding flits.
+func (r *Router) Blocked(dst []BlockedVC) []BlockedVC {
+	for i := range r.in {
+		ivc := &r.in[i]
+		if ivc.count == 0 {
+			continue
+		}
+		b := BlockedVC{Port: i / r.vcs, VC: i % r.vcs, Flits: int(ivc.count),
+			Packet: r.buf[i*r.depth+int(ivc.head)].Packet, OutPort: int(ivc.outPort), OutVC: -1, OutCredits: -1}
+		switch ivc.state {
+		case vcRouting:
+			b.State = "vc-allocation"
+		case vcActive:
+			b.State = "active"
+			b.OutVC = int(ivc.outVC) % r.vcs
+			b.OutCredits = int(r.ovCredits[ivc.outVC])
+		default:
+			b.State = "idle"
+			b.OutPort = -1
+		}
+		dst = append(dst, b)
+	}
+	return dst
+}

@@ -1,0 +1,218 @@
+package router
+
+import (
+	"testing"
+
+	"github.com/flitsim/flitsim/sim"
+)
+
+// A 3-port test router: ports 0 and 1 are network ports, port 2 is local.
+// The routing function sends destination 0 to port 0, 1 to port 1 and the
+// router's own id (7) to the local port, always class 0.
+const testID = 7
+
+func testRoute(cur, dest int, buf []Candidate) []Candidate {
+	if dest == cur {
+		return append(buf, Candidate{Port: 2})
+	}
+	return append(buf, Candidate{Port: dest})
+}
+
+func newTestRouter(t *testing.T, cfg Config) *Router {
+	t.Helper()
+	r, err := New(testID, 3, cfg, cfg.VCs, 1, testRoute, sim.NewStream(1, sim.PurposeRouting, testID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func packetFlits(id int32, dest int32, n int) []Flit {
+	fs := make([]Flit, n)
+	for k := range fs {
+		fs[k] = Flit{Packet: id, Dest: dest, Len: int32(n)}
+	}
+	fs[0].Flags |= Head
+	fs[n-1].Flags |= Tail
+	return fs
+}
+
+func TestConfigValidate(t *testing.T) {
+	good := Config{VCs: 2, BufferDepth: 4}
+	if err := good.Validate(); err != nil {
+		t.Fatalf("valid config refused: %v", err)
+	}
+	for name, c := range map[string]Config{
+		"no VCs":         {BufferDepth: 4},
+		"no buffer":      {VCs: 2},
+		"negative delay": {VCs: 2, BufferDepth: 4, RoutingDelay: -1},
+		"bad switching":  {VCs: 2, BufferDepth: 4, Switching: 9},
+	} {
+		if c.Validate() == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+	if s, err := ParseSwitching("virtual-cut-through"); err != nil || s != VirtualCutThrough {
+		t.Errorf("ParseSwitching = %v, %v", s, err)
+	}
+	if _, err := ParseSwitching("cut"); err == nil {
+		t.Error("ParseSwitching accepted an unknown name")
+	}
+}
+
+// TestPipelineTiming pins the head's per-router delay RoutingDelay +
+// VCAllocDelay and the body flits following back to back (the switch
+// allocation and traversal delays are applied by the network on the link).
+func TestPipelineTiming(t *testing.T) {
+	for _, c := range []struct{ rd, vad int }{{0, 0}, {1, 0}, {0, 1}, {1, 1}, {2, 3}} {
+		r := newTestRouter(t, Config{VCs: 1, BufferDepth: 4, RoutingDelay: c.rd, VCAllocDelay: c.vad})
+		fs := packetFlits(1, 1, 3)
+		sentAt := map[int32]sim.Cycle{}
+		seq := int32(0)
+		for cyc := sim.Cycle(10); cyc < 30; cyc++ {
+			if k := int(cyc - 10); k < len(fs) {
+				r.Accept(2, 0, fs[k], cyc) // one flit per cycle from cycle 10
+			}
+			r.Step(cyc)
+			for _, d := range r.Sent {
+				if d.Port != 1 || d.Flit != fs[seq] {
+					t.Fatalf("rd=%d vad=%d: cycle %d sent %+v, want flit %d on port 1", c.rd, c.vad, cyc, d, seq)
+				}
+				sentAt[seq] = cyc
+				seq++
+			}
+		}
+		head := sim.Cycle(10 + c.rd + c.vad)
+		for k := int32(0); k < 3; k++ {
+			if got, want := sentAt[k], head+sim.Cycle(k); got != want {
+				t.Errorf("rd=%d vad=%d: flit %d left at cycle %d, want %d", c.rd, c.vad, k, got, want)
+			}
+		}
+	}
+}
+
+func TestCreditsStopWormholeAndReturnUpstream(t *testing.T) {
+	r := newTestRouter(t, Config{VCs: 1, BufferDepth: 4})
+	fs := packetFlits(1, 1, 4)
+	for _, f := range fs {
+		r.Accept(0, 0, f, 0)
+	}
+	// Downstream has only 2 free slots.
+	r.ovCredits[1*r.vcs] = 2
+	sent := 0
+	for c := sim.Cycle(0); c < 10; c++ {
+		r.Step(c)
+		sent += len(r.Sent)
+		for _, cr := range r.CreditsOut {
+			if cr.Port != 0 || cr.VC != 0 {
+				t.Fatalf("credit returned to (%d,%d), want the input (0,0)", cr.Port, cr.VC)
+			}
+		}
+	}
+	if sent != 2 {
+		t.Fatalf("sent %d flits with 2 credits", sent)
+	}
+	r.AddCredit(1, 0)
+	r.AddCredit(1, 0)
+	for c := sim.Cycle(10); c < 20; c++ {
+		sent += r.Step(c)
+	}
+	if sent != 4 || r.Buffered() != 0 {
+		t.Fatalf("after credits returned: sent %d, buffered %d", sent, r.Buffered())
+	}
+	if r.ovOwner[1*r.vcs] != -1 {
+		t.Fatal("output VC still owned after the tail left")
+	}
+}
+
+// TestSwitchAllocatorRoundRobin: two input ports whose packets hold the two
+// VCs of one output port share it flit by flit: the output arbiter never
+// grants the same input twice in a row while the other waits.
+func TestSwitchAllocatorRoundRobin(t *testing.T) {
+	r := newTestRouter(t, Config{VCs: 2, BufferDepth: 8})
+	a := packetFlits(1, 1, 4)
+	b := packetFlits(2, 1, 4)
+	for k := range a {
+		r.Accept(0, 0, a[k], 0)
+		r.Accept(2, 0, b[k], 0)
+	}
+	var order []int32
+	for c := sim.Cycle(0); c < 20; c++ {
+		r.Step(c)
+		if len(r.Sent) > 1 {
+			t.Fatalf("cycle %d: %d flits through one output port", c, len(r.Sent))
+		}
+		for _, d := range r.Sent {
+			order = append(order, d.Flit.Packet)
+		}
+	}
+	if len(order) != 8 {
+		t.Fatalf("sent %d flits, want 8", len(order))
+	}
+	for k := 1; k < len(order); k++ {
+		if order[k] == order[k-1] {
+			t.Fatalf("output grants %v: same input twice in a row while the other waited", order)
+		}
+	}
+}
+
+func TestVirtualCutThroughWaitsForRoomForWholePacket(t *testing.T) {
+	r := newTestRouter(t, Config{VCs: 1, BufferDepth: 4, Switching: VirtualCutThrough})
+	for _, f := range packetFlits(1, 1, 3) {
+		r.Accept(0, 0, f, 0)
+	}
+	r.ovCredits[1*r.vcs] = 2
+	for c := sim.Cycle(0); c < 5; c++ {
+		if r.Step(c) > 0 {
+			t.Fatalf("cycle %d: head left with room for 2 of 3 flits", c)
+		}
+	}
+	r.AddCredit(1, 0)
+	sent := 0
+	for c := sim.Cycle(5); c < 12; c++ {
+		sent += r.Step(c)
+	}
+	if sent != 3 {
+		t.Fatalf("sent %d of 3 flits once the room was there", sent)
+	}
+}
+
+func TestStoreAndForwardWaitsForTail(t *testing.T) {
+	r := newTestRouter(t, Config{VCs: 1, BufferDepth: 4, Switching: StoreAndForward})
+	fs := packetFlits(1, 1, 3)
+	for k, f := range fs {
+		r.Accept(0, 0, f, sim.Cycle(k))
+		if r.Step(sim.Cycle(k)) > 0 && k < 2 {
+			t.Fatalf("cycle %d: flit left before the tail arrived", k)
+		}
+	}
+	sent := len(r.Sent)
+	for c := sim.Cycle(3); c < 10; c++ {
+		sent += r.Step(c)
+	}
+	if sent != 3 {
+		t.Fatalf("sent %d of 3", sent)
+	}
+}
+
+func TestStepDoesNotAllocate(t *testing.T) {
+	r := newTestRouter(t, Config{VCs: 2, BufferDepth: 8})
+	c := sim.Cycle(0)
+	var id int32
+	allocs := testing.AllocsPerRun(1000, func() {
+		if r.Free(0, 0) >= 2 {
+			for _, f := range [2]Flit{{Packet: id, Dest: 1, Len: 2, Flags: Head}, {Packet: id, Dest: 1, Len: 2, Flags: Tail}} {
+				r.Accept(0, 0, f, c)
+			}
+			id++
+		}
+		r.Step(c)
+		for range r.Sent {
+			r.AddCredit(1, r.Sent[0].VC)
+		}
+		c++
+	})
+	if allocs != 0 {
+		t.Fatalf("Step allocates %v times per cycle", allocs)
+	}
+}
