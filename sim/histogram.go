@@ -8,10 +8,10 @@ import (
 
 // Histogram layout constants.
 const (
-	histSubBits = 6                 // log buckets: 2^6 = 64 per octave
-	histSub     = 1 << histSubBits  // sub-buckets per octave
-	histMinLog  = histSub - 1       // values ≤ 63 are always in unit bins
-	histMaxBits = 48                // log buckets cover values < 2^48
+	histSubBits = 6                  // log buckets: 2^6 = 64 per octave
+	histSub     = 1 << histSubBits   // sub-buckets per octave
+	histMinLog  = histSub - 1        // values ≤ 63 are always in unit bins
+	histMaxBits = 48                 // log buckets cover values < 2^48
 	histMaxLog  = 1<<histMaxBits - 1 // largest value in a log bucket
 )
 
