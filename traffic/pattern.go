@@ -58,12 +58,13 @@ type PatternSpec struct {
 // NewPattern builds the pattern s names over space. It returns an error
 // wrapping ErrInvalid, saying why, for an unknown name, parameters outside a
 // definition's domain, or a space the pattern cannot be defined on (for
-// example bit-reverse on a node count that is not a power of two). All
-// problems found are reported together.
+// example bit-reverse on a node count that is not a power of two). Fields
+// set that the pattern does not read are reported together; otherwise the
+// first violated condition is reported.
 //
 // Locality and decay precompute, for every source, the other nodes grouped
 // by distance: N^2 calls of space.Distance and O(N^2) memory (4 bytes per
-// ordered pair; N is limited to 16384). The permutations precompute a
+// ordered pair; N is limited to 8192). The permutations precompute a
 // destination table.
 func NewPattern(s PatternSpec, space Space) (Pattern, error) {
 	name := s.Name

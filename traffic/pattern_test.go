@@ -369,6 +369,7 @@ func TestPatternErrors(t *testing.T) {
 		{ring15, PatternSpec{Name: Uniform, Phi: 0.5}, "field Phi"},
 		{ring15, PatternSpec{Name: Decay, Decay: 0.5, Radius: 2}, "field Radius"},
 		{cube{k: 1, n: 1}, PatternSpec{}, "at least 2 nodes"},
+		{cube{k: maxTableNodes + 1, n: 1, wrap: true}, PatternSpec{Name: Locality, Radius: 1, Phi: 0.5}, "exceeds the limit"},
 		{brokenDistance{ring15}, PatternSpec{Name: Decay, Decay: 0.5}, "want >= 1 between distinct nodes"},
 	}
 	for _, c := range cases {
@@ -396,6 +397,37 @@ func (b brokenDistance) Distance(a, c int) int {
 		return 0
 	}
 	return b.cube.Distance(a, c)
+}
+
+// TestLargeTorusShells builds the per-source tables of a 64x64 torus (4096
+// nodes, the size the tables are meant for) and checks the 2-D torus shell
+// sizes Reach(l) = 4l for 1 <= l < k/2 (so LocSize(L) = 2L(L+1)) through
+// the locality probabilities at two sources.
+func TestLargeTorusShells(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds 4096-node tables (about 1 s)")
+	}
+	torus := cube{k: 64, n: 2, wrap: true}
+	const radius = 5
+	p := mustPattern(t, PatternSpec{Name: Locality, Radius: radius, Phi: 1}, torus)
+	pr := make([]float64, torus.Nodes())
+	for _, src := range []int{0, 2080} {
+		p.Probabilities(src, pr)
+		reach := make([]int, radius+1)
+		for j, q := range pr {
+			if q > 0 {
+				if q != 1./(2*radius*(radius+1)) {
+					t.Fatalf("src %d: p[%d] = %v, want 1/LocSize = 1/%d", src, j, q, 2*radius*(radius+1))
+				}
+				reach[torus.Distance(src, j)]++
+			}
+		}
+		for l := 1; l <= radius; l++ {
+			if reach[l] != 4*l {
+				t.Errorf("src %d: Reach(%d) = %d, want %d", src, l, reach[l], 4*l)
+			}
+		}
+	}
 }
 
 // TestDestDoesNotAllocate: Dest is on the engine's hot path.

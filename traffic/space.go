@@ -38,38 +38,43 @@ func invalid(what, format string, args ...any) error {
 }
 
 // maxTableNodes bounds the networks for which per-source distance tables are
-// built: tables take O(N^2) memory (4 bytes per ordered pair).
-const maxTableNodes = 1 << 14
+// built: the tables take about 4 N^2 bytes (256 MiB at the limit).
+const maxTableNodes = 1 << 13
 
 // shells groups, for every source, the other nodes by their distance from
 // it. Row src of order lists the N-1 other nodes sorted by distance (ties by
-// id); the nodes at distance l from src are
-//
-//	order[src*(N-1)+start[src*(D+2)+l] : src*(N-1)+start[src*(D+2)+l+1]]
-//
-// for 1 <= l <= D, D the diameter (the largest distance of any pair). ecc
-// holds each source's eccentricity (its largest distance to another node).
+// id). With st = bounds(src), the nodes at distance l from src are
+// row(src)[st[l]:st[l+1]], 1 <= l <= ecc[src], the source's eccentricity
+// (its largest distance to another node); diam is the largest eccentricity.
 type shells struct {
 	n     int
 	diam  int
-	order []int32
-	start []int32
+	order []int32 // N rows of N-1 node ids
+	start []int32 // row src's shell offsets: start[first[src] : first[src]+ecc[src]+2]
+	first []int32 // first[src] = where src's offsets begin in start
 	ecc   []int32
 }
 
-// newShells measures every ordered pair with space.Distance and sorts each
-// source's row by a counting sort on distance.
+// newShells measures every ordered pair with space.Distance (N^2 calls, one
+// source row at a time) and sorts each row by a counting sort on distance.
 func newShells(what string, space Space) (*shells, error) {
 	n := space.Nodes()
 	if n < 2 {
 		return nil, invalid(what, "needs at least 2 nodes, space has %d", n)
 	}
 	if n > maxTableNodes {
-		return nil, invalid(what, "per-source distance tables need O(N^2) memory; N = %d exceeds %d", n, maxTableNodes)
+		return nil, invalid(what, "per-source distance tables need about 4 N^2 bytes; N = %d exceeds the limit %d", n, maxTableNodes)
 	}
-	dist := make([]int32, n*n)
-	diam := 0
+	s := &shells{
+		n:     n,
+		order: make([]int32, n*(n-1)),
+		first: make([]int32, n),
+		ecc:   make([]int32, n),
+	}
+	dist := make([]int32, n)
+	count := make([]int32, n+1)
 	for a := 0; a < n; a++ {
+		e := 0
 		for b := 0; b < n; b++ {
 			d := space.Distance(a, b)
 			switch {
@@ -80,43 +85,33 @@ func newShells(what string, space Space) (*shells, error) {
 			case d >= n:
 				return nil, invalid(what, "Distance(%d, %d) = %d is not a minimal hop count in a %d-node network", a, b, d, n)
 			}
-			dist[a*n+b] = int32(d)
-			diam = max(diam, d)
+			dist[b] = int32(d)
+			e = max(e, d)
 		}
-	}
-	s := &shells{
-		n:     n,
-		diam:  diam,
-		order: make([]int32, n*(n-1)),
-		start: make([]int32, n*(diam+2)),
-		ecc:   make([]int32, n),
-	}
-	count := make([]int32, diam+2)
-	for a := 0; a < n; a++ {
-		clear(count)
+		s.ecc[a] = int32(e)
+		s.diam = max(s.diam, e)
+		clear(count[:e+2])
 		for b := 0; b < n; b++ {
 			if b != a {
-				count[dist[a*n+b]]++
+				count[dist[b]]++
 			}
 		}
-		st := s.start[a*(diam+2) : (a+1)*(diam+2)]
-		st[1] = 0
-		for l := 1; l <= diam; l++ {
-			st[l+1] = st[l] + count[l]
-			if count[l] > 0 {
-				s.ecc[a] = int32(l)
-			}
+		s.first[a] = int32(len(s.start))
+		s.start = append(s.start, 0, 0) // st[0] unused; st[1] = 0
+		for l := 1; l <= e; l++ {
+			s.start = append(s.start, s.start[len(s.start)-1]+count[l])
 		}
+		st := s.bounds(a)
 		next := count // reuse as the fill cursor of each shell
-		for l := 1; l <= diam; l++ {
+		for l := 1; l <= e; l++ {
 			next[l] = st[l]
 		}
-		row := s.order[a*(n-1) : (a+1)*(n-1)]
+		row := s.row(a)
 		for b := 0; b < n; b++ {
 			if b == a {
 				continue
 			}
-			l := dist[a*n+b]
+			l := dist[b]
 			row[next[l]] = int32(b)
 			next[l]++
 		}
@@ -127,16 +122,19 @@ func newShells(what string, space Space) (*shells, error) {
 // row returns src's other nodes sorted by distance.
 func (s *shells) row(src int) []int32 { return s.order[src*(s.n-1) : (src+1)*(s.n-1)] }
 
-// bounds returns the start offsets of src's shells: the nodes at distance l
-// are row(src)[st[l]:st[l+1]], 1 <= l <= diam.
-func (s *shells) bounds(src int) []int32 { return s.start[src*(s.diam+2) : (src+1)*(s.diam+2)] }
+// bounds returns the shell offsets of src: the nodes at distance l are
+// row(src)[st[l]:st[l+1]], 1 <= l <= ecc[src]; len(st) = ecc[src]+2.
+func (s *shells) bounds(src int) []int32 {
+	f := s.first[src]
+	return s.start[f : f+s.ecc[src]+2]
+}
 
 // within returns how many nodes lie at distance 1..l from src.
 func (s *shells) within(src, l int) int {
-	if l > s.diam {
-		l = s.diam
+	if e := int(s.ecc[src]); l > e {
+		l = e
 	}
-	return int(s.bounds(src)[l+1])
+	return int(s.start[int(s.first[src])+l+1])
 }
 
 // isPow2 reports whether n is a positive power of two.
