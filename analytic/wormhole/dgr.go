@@ -1,6 +1,7 @@
 package wormhole
 
 import (
+	"errors"
 	"math"
 
 	"github.com/flitsim/flitsim/analytic"
@@ -199,7 +200,7 @@ func satOK(err error) (bool, error) {
 	if err == nil {
 		return true, nil
 	}
-	if errorsIsSaturated(err) {
+	if errors.Is(err, analytic.ErrSaturated) {
 		return false, nil
 	}
 	return false, err

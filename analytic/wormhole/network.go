@@ -18,6 +18,7 @@ type Class struct {
 	Rate float64
 }
 
+// String formats the class as "(dim i, coord c, vc s)".
 func (c Class) String() string { return fmt.Sprintf("(dim %d, coord %d, vc %d)", c.Dim, c.Coord, c.VC) }
 
 // edge is one class-to-class transition of the class graph.

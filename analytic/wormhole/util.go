@@ -1,9 +1,0 @@
-package wormhole
-
-import (
-	"errors"
-
-	"github.com/flitsim/flitsim/analytic"
-)
-
-func errorsIsSaturated(err error) bool { return errors.Is(err, analytic.ErrSaturated) }
