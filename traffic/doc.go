@@ -31,9 +31,9 @@
 //
 // A Process generates arrival times, in cycles, as float64. The
 // generation-time convention: a message generated at time t belongs to
-// cycle floor(t) ([CycleOf]) and may be injected in that same cycle; its
-// latency is measured from t (or from floor(t), at the engine's choice —
-// the engine documents which). [NewBernoulli] gives integer times (one
+// cycle floor(t) ([CycleOf]) and may be injected in that same cycle, not
+// earlier. traffic defines t; whether latency is counted from t or from
+// floor(t) is the engine's convention to state. [NewBernoulli] gives integer times (one
 // message with probability p per cycle); [NewPoisson] gives real times with
 // exponential gaps, so several messages may belong to one cycle.
 //

@@ -36,62 +36,62 @@ func (f fixedLength) Max() int            { return int(f) }
 func (f fixedLength) String() string      { return fmt.Sprintf("fixed(%d)", int(f)) }
 
 // NewGeometricLength returns the geometric length on {1, 2, ...} with mean
-// mean flits, optionally truncated at max flits (max = 0: unbounded). With
-// q = 1 - 1/mean,
+// mean flits, optionally truncated at M = maxFlits flits (0: unbounded).
+// With q = 1 - 1/mean,
 //
-//	Pr{X = m} = (1-q) q^(m-1),                       m >= 1      (max = 0)
-//	Pr{X = m} = (1-q) q^(m-1) / (1 - q^max),         1 <= m <= max
+//	Pr{X = m} = (1-q) q^(m-1),                  m >= 1        (unbounded)
+//	Pr{X = m} = (1-q) q^(m-1) / (1 - q^M),      1 <= m <= M   (truncated)
 //
-// that is, truncation conditions on X <= max (it does not pile the tail on
-// max). The untruncated variance is mean(mean-1); the truncated mean, which
+// that is, truncation conditions on X <= M (it does not pile the tail on
+// M). The untruncated variance is mean(mean-1); the truncated mean, which
 // Mean returns, is
 //
-//	E[X | X <= max] = 1/(1-q) - max q^max / (1 - q^max)
+//	E[X | X <= M] = 1/(1-q) - M q^M / (1 - q^M)
 //
-// Draw inverts the distribution function, 1 - q^m (over 1 - q^max), with one
-// uniform variate. mean must be at least 1 (mean = 1 is the one-flit
-// message) and max non-negative.
-func NewGeometricLength(mean float64, max int) (Length, error) {
+// Draw inverts the distribution function, (1 - q^m) / (1 - q^M), with one
+// uniform variate. mean must be finite and at least 1 (mean = 1 is the
+// one-flit message) and maxFlits non-negative.
+func NewGeometricLength(mean float64, maxFlits int) (Length, error) {
 	if !(mean >= 1 && !math.IsInf(mean, 1)) {
 		return nil, invalid("geometric length", "mean = %v, want a finite mean >= 1 flit", mean)
 	}
-	if max < 0 {
-		return nil, invalid("geometric length", "max = %d, want >= 0 (0 = unbounded)", max)
+	if maxFlits < 0 {
+		return nil, invalid("geometric length", "maxFlits = %d, want >= 0 (0 = unbounded)", maxFlits)
 	}
-	g := &geometricLength{nominal: mean, max: max, scale: 1, mean: mean}
-	if mean == 1 || max == 1 {
+	g := &geometricLength{nominal: mean, max: maxFlits, scale: 1, mean: mean}
+	if mean == 1 || maxFlits == 1 {
 		g.mean = 1
 		return g, nil
 	}
 	g.logq = math.Log1p(-1 / mean)
-	if max > 0 {
-		g.scale = -math.Expm1(float64(max) * g.logq) // 1 - q^max
-		g.mean = truncatedGeometricMean(g.logq, max)
+	if maxFlits > 0 {
+		g.scale = -math.Expm1(float64(maxFlits) * g.logq) // 1 - q^maxFlits
+		g.mean = truncatedGeometricMean(g.logq, maxFlits)
 	}
 	return g, nil
 }
 
-// truncatedGeometricMean returns E[X | X <= max] for Pr{X = m} ∝ q^(m-1).
-// The closed form cancels badly when max(1-q) is small, so moderate max are
-// summed directly (in increasing order of weight for accuracy).
-func truncatedGeometricMean(logq float64, max int) float64 {
-	if max <= 1<<16 {
+// truncatedGeometricMean returns E[X | X <= M] for Pr{X = m} ∝ q^(m-1),
+// M = maxFlits. The closed form cancels badly when M(1-q) is small, so
+// M <= 2^16 is summed directly (smallest weights first, for accuracy).
+func truncatedGeometricMean(logq float64, maxFlits int) float64 {
+	if maxFlits <= 1<<16 {
 		var num, den float64
-		for m := max; m >= 1; m-- {
+		for m := maxFlits; m >= 1; m-- {
 			w := math.Exp(float64(m-1) * logq)
 			num += float64(m) * w
 			den += w
 		}
 		return num / den
 	}
-	qmax := math.Exp(float64(max) * logq)
-	return -1/math.Expm1(logq) - float64(max)*qmax/-math.Expm1(float64(max)*logq)
+	qmax := math.Exp(float64(maxFlits) * logq)
+	return -1/math.Expm1(logq) - float64(maxFlits)*qmax/-math.Expm1(float64(maxFlits)*logq)
 }
 
 type geometricLength struct {
 	nominal float64 // the mean argument (untruncated mean)
 	mean    float64 // exact mean of Draw
-	max     int
+	max     int     // M, or 0 when unbounded
 	logq    float64 // log q; unused when every draw is 1
 	scale   float64 // 1 - q^max, or 1 when unbounded
 }

@@ -7,7 +7,7 @@ import (
 
 // Space is what traffic needs to know about the network: how many nodes
 // there are, how far apart two of them are, and, for the permutations, how
-// node ids map to coordinates. A *topology.Topology satisfies it
+// node ids map to coordinates. topology's *Topology is meant to satisfy it
 // structurally; traffic never imports topology.
 //
 // Node ids are dense, 0..Nodes()-1. For a k-ary n-cube (and a mesh, and a
