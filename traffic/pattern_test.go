@@ -371,6 +371,7 @@ func TestPatternErrors(t *testing.T) {
 		{cube{k: 1, n: 1}, PatternSpec{}, "at least 2 nodes"},
 		{cube{k: maxTableNodes + 1, n: 1, wrap: true}, PatternSpec{Name: Locality, Radius: 1, Phi: 0.5}, "exceeds the limit"},
 		{brokenDistance{ring15}, PatternSpec{Name: Decay, Decay: 0.5}, "want >= 1 between distinct nodes"},
+		{gappy{ring15}, PatternSpec{Name: Decay, Decay: 0.5}, "no node at distance 2 from source 0"},
 	}
 	for _, c := range cases {
 		_, err := NewPattern(c.spec, c.space)
@@ -428,6 +429,18 @@ func TestLargeTorusShells(t *testing.T) {
 			}
 		}
 	}
+}
+
+// gappy reports distance 1 to the ring neighbours and 3 to every other
+// node, so no node lies at distance 2.
+type gappy struct{ cube }
+
+func (g gappy) Distance(a, b int) int {
+	switch d := g.cube.Distance(a, b); d {
+	case 0, 1:
+		return d
+	}
+	return 3
 }
 
 // TestDestDoesNotAllocate: Dest is on the engine's hot path.
