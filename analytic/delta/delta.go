@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/flitsim/flitsim/analytic"
+	"github.com/flitsim/flitsim/analytic/queue"
 )
 
 // Network is a delta network of Makrucki–Mudge §2 (MODELS.md §2.1):
@@ -153,7 +154,9 @@ type Result struct {
 // lambda (lambda must be >= 0 and finite); an explicit case outside its
 // validity region without AllowOutsideValidity; CaseAuto where no case is
 // valid; Case II at rho = 0; a negative NTP (the report: "incorrect use of
-// the approximation can result in NTP < 0"), in any case and mode.
+// the approximation can result in NTP < 0"), in any case and mode. When the
+// success probability P underflows to 0 (p_L = 1 in float64, absurd loads)
+// the error wraps analytic.ErrSaturated.
 // Result.Stages is freshly allocated (Solve is not a hot-path function).
 func (nw Network) Solve(lambda float64, o Options) (Result, error) {
 	z, err := nw.Stages()
@@ -174,6 +177,9 @@ func (nw Network) Solve(lambda float64, o Options) (Result, error) {
 	}
 	L, mu := nw.Queue, nw.Mu
 	rho := lambda / mu
+	if math.IsInf(rho, 1) {
+		return Result{}, analytic.Domain("delta.Solve", "rho = lambda/mu = %v/%v overflows", lambda, mu)
+	}
 	c := o.Case
 	switch c {
 	case CaseAuto:
@@ -197,8 +203,8 @@ func (nw Network) Solve(lambda float64, o Options) (Result, error) {
 	}
 
 	r := Result{Case: c, Rho: rho, Stages: make([]Stage, z)}
-	first := stageOf(lambda, rho, L, mu)
-	atOne := stageOf(mu, 1, L, mu)
+	first := stageOf(lambda, lambda, L, mu)
+	atOne := stageOf(mu, mu, L, mu)
 	for i := range r.Stages {
 		switch {
 		case c == CaseI || (c == CaseII && i == 0):
@@ -212,6 +218,10 @@ func (nw Network) Solve(lambda float64, o Options) (Result, error) {
 		}
 	}
 	r.network(nw.Sources, lambda, o)
+	if !(r.P > 0) {
+		return Result{}, analytic.Saturated("delta.Case"+c.String(),
+			"P = prod(1 - p_L,i) = 0 at L = %d, rho = %v: no attempt gets through", L, rho)
+	}
 	if r.NTP < 0 {
 		return Result{}, analytic.Domain("delta.Case"+c.String(),
 			"NTP = %v < 0 at L = %d, rho = %v: the approximation does not hold", r.NTP, L, rho)
@@ -219,9 +229,18 @@ func (nw Network) Solve(lambda float64, o Options) (Result, error) {
 	return r, nil
 }
 
-func stageOf(arrival, rho float64, L int, mu float64) Stage {
-	q := mm1l{rho: rho, L: L}
-	return Stage{Arrival: arrival, Rho: rho, PL: q.pL(), N: q.meanN(), T: q.meanT(mu)}
+// stageOf is one M/M/1/L stage (Eqs. (1.1), (2), reading R8) offered
+// Poisson rate offered; arrival is the rate reported in Stage.Arrival. With
+// no offered traffic the stage is empty: p_L = 0, E[N] = 0, E[T] = 1/mu.
+func stageOf(arrival, offered float64, L int, mu float64) Stage {
+	if offered == 0 {
+		return Stage{Arrival: arrival, T: 1 / mu}
+	}
+	q, err := queue.NewMM1L(offered, mu, L)
+	if err != nil {
+		panic("delta: parameters checked by Solve: " + err.Error())
+	}
+	return Stage{Arrival: arrival, Rho: q.Rho(), PL: q.Blocking(), N: q.MeanNumber(), T: q.MeanTime()}
 }
 
 // network fills P, U, TRej, PDT, PDTRetry and NTP from r.Stages by the

@@ -337,6 +337,12 @@ func TestSolveErrors(t *testing.T) {
 		_, err := nw.Solve(0.1, Options{})
 		isDomain(fmt.Sprintf("%+v", nw), err)
 	}
+	_, err = Network{Sources: 64, Degree: 4, Queue: 2, Mu: 1e-300}.Solve(1e10, Options{Case: CaseII})
+	isDomain("rho overflow", err)
+	_, err = Network{Sources: 4, Degree: 4, Queue: 1, Mu: 1}.Solve(1e20, Options{Case: CaseI, AllowOutsideValidity: true})
+	if !errors.Is(err, analytic.ErrSaturated) {
+		t.Errorf("P = 0: err = %v, want ErrSaturated", err)
+	}
 	for _, lam := range []float64{-1, math.NaN(), math.Inf(1)} {
 		_, err := fig6(2).Solve(lam, Options{})
 		isDomain(fmt.Sprint("lambda ", lam), err)

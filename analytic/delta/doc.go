@@ -42,12 +42,12 @@
 //
 //	R1  n = b^z, b = 2^k                       (Network.Stages)
 //	R2  stage-1 rate b lambda/b = lambda        (Network.Solve)
-//	R3  standard M/M/1/L (1.1), (2)             (mm1l)
+//	R3  standard M/M/1/L (1.1), (2)             (analytic/queue.MM1L)
 //	R4  Case I NTP = n lambda (1 - z p_L)       (NTPZSum; NTPSingleStage is the other reading, E5)
 //	R5  rho_I = (D/(1+D))^{1/(L+1)}             (Validity.RhoI)
 //	R6  rho_0: non-trivial root of p0max(1-rho^{L+1}) + rho = 1   (Validity.Rho0)
 //	R7  C <= L/(L+1)                            (Validity.CaseIIIMinL)
-//	R8  E[T] = E[N]/(lambda(1-p_L))             (mm1l.meanT)
+//	R8  E[T] = E[N]/(lambda(1-p_L))             (queue.MM1L.MeanTime)
 //	R9, R10  (CI.1), (CI.2)                     (finite sums in Result; closed forms in the tests)
 //	R11 Case II stages >= 2: p_L = 1/(L+1), E[T] = (L+1)/(2 mu)
 //	R12 Case II E[T_rej]                        (finite sum; closed form in the tests)
@@ -62,6 +62,6 @@
 // interdeparture density uses the time-average p_0, kept as the default of
 // InterdepartureDensity, with the exact pi_0 as EmptyAtDeparture.
 //
-// The M/M/1/L station is private to this package (mm1l) until
-// analytic/queue lands; it is to be merged into queue.MM1L.
+// Every stage is a queue.MM1L; a stage offered no traffic (lambda = 0) is
+// taken as empty, with E[T] = 1/mu.
 package delta

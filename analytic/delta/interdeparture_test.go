@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/flitsim/flitsim/analytic"
+	"github.com/flitsim/flitsim/analytic/queue"
 )
 
 // moments integrates t^0 and t^1 times the density by Simpson's rule over
@@ -44,10 +45,13 @@ func TestInterdepartureMoments(t *testing.T) {
 			mu := 1.5
 			lambda := rho * mu
 			name := fmt.Sprintf("L=%d rho=%v ", L, rho)
-			q := mm1l{rho: rho, L: L}
+			q, err := queue.NewMM1L(lambda, mu, L)
+			if err != nil {
+				t.Fatal(err)
+			}
 			m, mean := moments(t, lambda, mu, L, EmptyAtDeparture)
 			checkRel(t, name+"mass (pi_0)", m, 1, 1e-10)
-			checkRel(t, name+"mean (pi_0) = 1/lambda_eff", mean, 1/(lambda*(1-q.pL())), 1e-9)
+			checkRel(t, name+"mean (pi_0) = 1/lambda_eff", mean, 1/q.Accepted(), 1e-9)
 			m, mean = moments(t, lambda, mu, L, EmptyTimeAverage)
 			checkRel(t, name+"mass (p_0)", m, 1, 1e-10)
 			var want float64

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/flitsim/flitsim/analytic"
+	"github.com/flitsim/flitsim/analytic/queue"
 )
 
 // Case names one of the report's three stage approximations (§3.1, Figure 3;
@@ -134,14 +135,14 @@ func (v Validity) Rho0(L int) (float64, error) {
 		if mid <= lo || mid >= hi {
 			break
 		}
-		if (mm1l{rho: mid, L: L}).p0() > target {
+		if p0(mid, L) > target {
 			lo = mid
 		} else {
 			hi = mid
 		}
 	}
 	// Return the endpoint whose p_0 is closer to the target.
-	if math.Abs((mm1l{rho: lo, L: L}).p0()-target) < math.Abs((mm1l{rho: hi, L: L}).p0()-target) {
+	if math.Abs(p0(lo, L)-target) < math.Abs(p0(hi, L)-target) {
 		return lo, nil
 	}
 	return hi, nil
@@ -218,4 +219,17 @@ func (v Validity) Select(L int, rho float64) (Case, error) {
 		}
 	}
 	return CaseAuto, analytic.Domain("delta.Select", "no case valid at L = %d, rho = %v (between rho_I and rho_0)", L, rho)
+}
+
+// p0 is the time-average empty probability of an M/M/1/L station at load
+// rho >= 0 (Eq. (1.1), k = 0).
+func p0(rho float64, L int) float64 {
+	if rho == 0 {
+		return 1
+	}
+	q, err := queue.NewMM1L(rho, 1, L)
+	if err != nil {
+		panic("delta: p0: " + err.Error())
+	}
+	return q.P(0)
 }

@@ -63,7 +63,7 @@ func TestRho0Identity(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkRel(t, "p_0(rho_0)", (mm1l{rho: r, L: L}).p0(), p0max, 1e-12)
+			checkRel(t, "p_0(rho_0)", p0(r, L), p0max, 1e-12)
 			if (r < 1) != (1/float64(L+1) < p0max) && r != 1 {
 				t.Errorf("p0max=%v L=%d: rho_0 = %v on the wrong side of 1", p0max, L, r)
 			}
