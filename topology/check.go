@@ -47,11 +47,6 @@ type cdg struct {
 	mask    []uint64 // [vc*words + j/64] bit j = port*classes + class
 }
 
-func (g *cdg) set(vc, port, class int) {
-	j := port*g.classes + class
-	g.mask[vc*g.words+j>>6] |= 1 << (j & 63)
-}
-
 // next returns the first successor bit >= j of vc, or -1.
 func (g *cdg) next(vc, j int) int {
 	row := g.mask[vc*g.words : (vc+1)*g.words]
@@ -146,7 +141,8 @@ func analyse(t *Topology, r Routing) (*cdg, Verdict) {
 	flat := make([]Candidate, 0, N*P)
 	chans := make([]int32, 0, N*P) // channel of flat[i]
 	scratch := make([]Candidate, 0, P+1)
-	var indeg, queue []int32 // loop detection, allocated on first need
+	var indeg, queue []int32          // loop detection, allocated on first need
+	cand := make([]uint64, N*g.words) // per router: its candidates for dest
 
 	for dest := 0; dest < N; dest++ {
 		flat, chans = flat[:0], chans[:0]
@@ -225,15 +221,25 @@ func analyse(t *Topology, r Routing) (*cdg, Verdict) {
 		}
 
 		// Dependencies: a packet for dest that arrived at q on (ch, cls)
-		// may request every candidate of Route(q, dest).
+		// may request every candidate of Route(q, dest). Collect each
+		// router's candidates for dest as a bit set once, then OR it into
+		// every VC that enters the router.
+		clear(cand)
+		for q := 0; q < N; q++ {
+			for _, c := range flat[off[q]:off[q+1]] {
+				j := c.Port*classes + c.Class
+				cand[q*g.words+j>>6] |= 1 << (j & 63)
+			}
+		}
 		for i, ch := range chans {
 			q := int(t.chDst[ch])
 			if q == dest {
 				continue
 			}
 			u := int(ch)*classes + flat[i].Class
-			for _, c := range flat[off[q]:off[q+1]] {
-				g.set(u, c.Port, c.Class)
+			dst := g.mask[u*g.words : (u+1)*g.words]
+			for w, x := range cand[q*g.words : (q+1)*g.words] {
+				dst[w] |= x
 			}
 		}
 	}

@@ -1,6 +1,9 @@
 package topology
 
-import "fmt"
+import (
+	"fmt"
+	"math/bits"
+)
 
 // dimDistance returns the minimal number of hops along one dimension from
 // coordinate c to coordinate b.
@@ -34,6 +37,9 @@ func (t *Topology) dimDistance(c, b int) int {
 //	mesh:                      |b_i - a_i|
 //	hypercube:                 [a_i != b_i]           (Hamming distance)
 func (t *Topology) Distance(a, b int) int {
+	if t.spec.Kind == Hypercube {
+		return bits.OnesCount(uint(a ^ b))
+	}
 	ca := t.coords[a*t.n : a*t.n+t.n]
 	cb := t.coords[b*t.n : b*t.n+t.n]
 	h := 0
