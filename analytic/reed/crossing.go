@@ -71,8 +71,9 @@ func RingBusCrossingLow(k int, v Variant) (float64, error) {
 //	h_b = 1/D_b:    n = (R^_0 - D^_a) / (D_b - D^_a)
 //
 // and a candidate is kept when both full bounds agree there (to 1e-12
-// relative). Ring vs bus, K = 15, unit service: 5.8 = (K+5)(2K-1)/(7K-5).
-// No crossing above one wraps analytic.ErrDomain.
+// relative) and their difference changes sign across it. Ring vs bus,
+// unit service: (K+5)(2K-1)/(7K-5), 5.8 at K = 15 (MODELS.md §1.7). No
+// crossing above one wraps analytic.ErrDomain.
 func CrossingHigh(a, b Workload) (float64, error) {
 	const model = "reed.CrossingHigh"
 	if len(a.types) == 0 || len(b.types) == 0 {
@@ -95,7 +96,15 @@ func CrossingHigh(a, b Workload) (float64, error) {
 		if !(n > 1) || math.IsInf(n, 0) {
 			continue
 		}
-		if isClose(a.bjb(n).Upper, b.bjb(n).Upper, 1e-12) {
+		if !isClose(a.bjb(n).Upper, b.bjb(n).Upper, 1e-12) {
+			continue
+		}
+		// A crossing changes which network is ahead; curves that merely
+		// meet (or coincide) there are not one.
+		e := 1e-6 * n
+		below := a.bjb(n-e).Upper - b.bjb(n-e).Upper
+		above := a.bjb(n+e).Upper - b.bjb(n+e).Upper
+		if below*above < 0 {
 			best = math.Min(best, n)
 		}
 	}
@@ -109,8 +118,15 @@ func CrossingHigh(a, b Workload) (float64, error) {
 // searching N = 1..nmax: the first N at which X_a - X_b changes sign (or is
 // 0), interpolated linearly between the two integer populations around it.
 // Reed (1983) notes that MVA, being an algorithm, can only be searched this
-// way; the result lies between CrossingLow and CrossingHigh when those
-// exist. No crossing up to nmax wraps analytic.ErrDomain.
+// way. No crossing up to nmax wraps analytic.ErrDomain.
+//
+// Reed states (and MODELS.md §1.7 repeats) that the true crossing lies
+// between N_low_cross and N_high_cross. That does not hold for his own
+// example: ring vs bus, unit service, gives MVA crossings 6.2026 (K = 15),
+// 11.4960 (31), 22.1353 (63), all above both bound crossings (5.0909 and
+// 5.8; 10.4348 and 10.3585; 21.1064 and 19.4954). The bus's X_0 reaches its
+// bound 1/D_b quickly while the ring's stays well below its BJB upper bound,
+// so the bound crossings are estimates, not a bracket.
 func CrossingMVA(a, b Workload, nmax int) (float64, error) {
 	const model = "reed.CrossingMVA"
 	pa, err := a.MVA(nmax)
