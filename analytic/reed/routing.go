@@ -53,7 +53,11 @@ func Uniform(p Profile) (Routing, error) {
 	for l := 1; l < len(phi); l++ {
 		phi[l] = float64(p.reach[l]) / float64(p.k-1)
 	}
-	return newRouting("uniform", p, phi), nil
+	r := newRouting("uniform", p, phi)
+	// sum_l l Reach(l) is an integer: one division keeps LV exact (4, not
+	// 3.9999999999999996, for the 15-node ring).
+	r.lv = float64(p.distanceSum(p.LMax())) / float64(p.k-1)
+	return r, nil
 }
 
 // Locality returns sphere-of-locality routing (Reed 1983, Eq. (2)

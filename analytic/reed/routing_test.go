@@ -149,6 +149,11 @@ func TestRingClosedFormsEqualGeneric(t *testing.T) {
 		p := must(Ring(k))
 		checkRel(t, fmt.Sprintf("K=%d uniform", k), must(RingUniformLV(k)), must(Uniform(p)).LV(), tolRational)
 		checkRel(t, fmt.Sprintf("K=%d UniformLV", k), must(UniformLV(p)), must(Uniform(p)).LV(), tolRational)
+		u, eq1 := must(Uniform(p)), 0.0
+		for l := 1; l <= p.LMax(); l++ {
+			eq1 += float64(l) * u.Phi(l)
+		}
+		checkRel(t, fmt.Sprintf("K=%d uniform Eq.(1) sum", k), eq1, must(RingUniformLV(k)), tolRational)
 		for radius := 1; radius <= k/2-1; radius++ {
 			for _, phi := range []float64{0, 0.3, 0.5, 0.9, 1} {
 				name := fmt.Sprintf("K=%d phi=%g L=%d", k, phi, radius)
