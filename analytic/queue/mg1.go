@@ -9,7 +9,7 @@ import (
 // MG1 is an M/G/1 queue: Poisson arrivals of rate lambda, one FCFS server
 // whose service times are independent with mean E[S] and second moment
 // E[S^2], rho = lambda E[S] < 1. Its mean wait is the Pollaczek–Khinchine
-// formula (Kleinrock 1975, Vol. I, Eq. (5.105)):
+// formula (Kleinrock 1975, Vol. I, ch. 5):
 //
 //	W = lambda E[S^2] / (2 (1 - rho))
 type MG1 struct {
@@ -65,7 +65,7 @@ func NewMG1SCV(lambda, mean, scv float64) (MG1, error) {
 }
 
 // MG1Wait returns the Pollaczek–Khinchine mean wait of an M/G/1 queue
-// (Kleinrock 1975, Eq. (5.105)), with the errors of NewMG1:
+// (Kleinrock 1975, Vol. I, ch. 5), with the errors of NewMG1:
 //
 //	W = lambda E[S^2] / (2 (1 - rho)),   rho = lambda E[S]
 func MG1Wait(lambda, mean, secondMoment float64) (float64, error) {
@@ -105,7 +105,7 @@ func (q MG1) SCV() float64 { return max(q.second/(q.mean*q.mean)-1, 0) }
 func (q MG1) Rho() float64 { return q.lambda * q.mean }
 
 // MeanWait returns the Pollaczek–Khinchine mean wait before service
-// (Kleinrock 1975, Eq. (5.105)):
+// (Kleinrock 1975, Vol. I, ch. 5):
 //
 //	W = lambda E[S^2] / (2 (1 - rho))
 func (q MG1) MeanWait() float64 { return q.lambda * q.second / (2 * (1 - q.Rho())) }

@@ -51,7 +51,7 @@ func (q MM1) Mu() float64 { return q.mu }
 func (q MM1) Rho() float64 { return q.lambda / q.mu }
 
 // P returns the stationary probability of n customers in the system
-// (Kleinrock 1975, Eq. (3.23)); it is 0 for n < 0:
+// (Kleinrock 1975, Vol. I, §3.2); it is 0 for n < 0:
 //
 //	p_n = (1 - rho) rho^n
 func (q MM1) P(n int) float64 {
@@ -63,7 +63,7 @@ func (q MM1) P(n int) float64 {
 }
 
 // MeanNumber returns the mean number in the system, waiting and in service
-// (Kleinrock 1975, Eq. (3.24)):
+// (Kleinrock 1975, Vol. I, §3.2):
 //
 //	E[N] = rho / (1 - rho)
 func (q MM1) MeanNumber() float64 {
@@ -80,7 +80,7 @@ func (q MM1) MeanQueue() float64 {
 }
 
 // MeanTime returns the mean sojourn time, waiting plus service
-// (Kleinrock 1975, Eq. (3.26)):
+// (Kleinrock 1975, Vol. I, §3.2):
 //
 //	E[T] = 1 / (mu - lambda) = (1/mu) / (1 - rho)
 func (q MM1) MeanTime() float64 { return 1 / (q.mu - q.lambda) }

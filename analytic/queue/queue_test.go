@@ -233,7 +233,7 @@ func TestMM1LConvergesToMM1(t *testing.T) {
 	}
 }
 
-// Pollaczek–Khinchine reference values (Kleinrock 1975, Eq. (5.105)) and the
+// Pollaczek–Khinchine reference values (Kleinrock 1975, Vol. I, ch. 5) and the
 // M/D/1 vs M/M/1 identity.
 func TestMG1Reference(t *testing.T) {
 	// lambda = 1/2, E[S] = 1, E[S^2] = 3 (scv = 2): W = 0.5*3/(2*0.5) = 1.5.

@@ -51,7 +51,7 @@ func (w Workload) MVA(nmax int) ([]MVAPoint, error) {
 	prev := make([]float64, nt) // n_t(N-1)
 	for i := range pts {
 		n := i + 1
-		buf := back[3*nt*i : 3*nt*(i+1)]
+		buf := back[3*nt*i : 3*nt*(i+1) : 3*nt*(i+1)]
 		p := MVAPoint{N: n, Resp: buf[:nt:nt], Queue: buf[nt : 2*nt : 2*nt], Utilisation: buf[2*nt:]}
 		r0 := 0.0
 		for t, d := range w.types {

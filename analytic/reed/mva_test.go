@@ -33,6 +33,17 @@ func TestRingWorkload(t *testing.T) {
 	checkRel(t, "critical ratio", crit.Types()[0].Demand(), crit.Types()[1].Demand(), tolRational)
 }
 
+// Per-point slices of MVA do not alias: appending to one leaves the next intact.
+func TestMVAPointsIndependent(t *testing.T) {
+	pts := must(ring15(t).MVA(3))
+	want := pts[1].Resp[0]
+	_ = append(pts[0].Utilisation, -1, -1, -1)
+	_ = append(pts[0].Queue, -1, -1, -1)
+	if pts[1].Resp[0] != want || pts[0].Utilisation[0] < 0 {
+		t.Errorf("MVA point slices alias each other")
+	}
+}
+
 // MODELS.md §1.11 MVA table, 15-node ring, uniform routing, unit service.
 // Exact rationals and full-precision values recomputed with python3
 // fractions (MODELS.md §9); they match every digit printed in §1.11.
@@ -348,6 +359,8 @@ func TestSolverDomainErrors(t *testing.T) {
 	_, calls["X0 n=0"] = w.X0(0)
 	_, calls["BJB n=0"] = w.BalancedJobBounds(0)
 	_, calls["Asymptotic n=0"] = w.Asymptotic(0)
+	_, calls["BJB empty"] = empty.BalancedJobBounds(3)
+	_, calls["Asymptotic empty"] = empty.Asymptotic(3)
 	_, calls["GeneralMVA no demand"] = GeneralMVA([]Station{{Visit: 0, Service: 1}}, 3)
 	_, calls["GeneralMVA negative"] = GeneralMVA([]Station{{Visit: -1, Service: 1}}, 3)
 	_, calls["NewWorkload none"] = NewWorkload()

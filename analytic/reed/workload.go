@@ -159,6 +159,9 @@ func (w Workload) Asymptotic(n int) (Bounds, error) {
 	if n < 1 {
 		return Bounds{}, analytic.Domain("reed.Asymptotic", "N = %d < 1", n)
 	}
+	if len(w.types) == 0 {
+		return Bounds{}, analytic.Domain("reed.Asymptotic", "empty workload (use NewWorkload)")
+	}
 	r0 := w.R0()
 	return Bounds{Lower: 1 / r0, Upper: math.Min(1/w.Db(), float64(n)/r0)}, nil
 }
@@ -174,6 +177,9 @@ func (w Workload) Asymptotic(n int) (Bounds, error) {
 func (w Workload) BalancedJobBounds(n int) (Bounds, error) {
 	if n < 1 {
 		return Bounds{}, analytic.Domain("reed.BalancedJobBounds", "N = %d < 1", n)
+	}
+	if len(w.types) == 0 {
+		return Bounds{}, analytic.Domain("reed.BalancedJobBounds", "empty workload (use NewWorkload)")
 	}
 	return w.bjb(float64(n)), nil
 }
