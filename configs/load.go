@@ -1,0 +1,248 @@
+package configs
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// maxFileBytes bounds the size of a config file.
+const maxFileBytes = 1 << 20
+
+// Load reads, resolves and validates the experiment in the YAML file at
+// path. On any problem it returns nil and an [Errors] holding every problem
+// found, each naming the file, line and key; an unreadable file gives an
+// [Errors] of one.
+func Load(path string) (*Experiment, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, Errors{{File: path, Msg: err.Error()}}
+	}
+	return Parse(path, data)
+}
+
+// LoadAll loads every file and returns the experiments in argument order,
+// or the problems of all files together. Two experiments with the same name
+// are a problem too, since results are keyed by name.
+func LoadAll(paths []string) ([]*Experiment, error) {
+	var all Errors
+	exps := make([]*Experiment, 0, len(paths))
+	names := map[string]string{}
+	for _, p := range paths {
+		e, err := Load(p)
+		if err != nil {
+			var es Errors
+			if errors.As(err, &es) {
+				all = append(all, es...)
+				continue
+			}
+			return nil, err
+		}
+		if prev, ok := names[e.Name]; ok {
+			all = append(all, &Error{File: p, Line: 1, Column: 1, Key: "name",
+				Msg: fmt.Sprintf("experiment name %q is also used by %s; names must be unique in one run", e.Name, prev)})
+			continue
+		}
+		names[e.Name] = p
+		exps = append(exps, e)
+	}
+	if len(all) > 0 {
+		all.sort()
+		return nil, all
+	}
+	return exps, nil
+}
+
+// yamlLine extracts "line N" from a yaml.v3 syntax error message.
+var yamlLine = regexp.MustCompile(`line (\d+)`)
+
+// Parse resolves and validates the experiment in data; name is the file
+// name used in messages and for the default experiment name.
+func Parse(name string, data []byte) (*Experiment, error) {
+	r := &reporter{file: name, pos: map[string]pos{}}
+	if len(data) > maxFileBytes {
+		r.errorAt(pos{1, 1}, "", "file is %d bytes, at most %d allowed", len(data), maxFileBytes)
+		return nil, r.errs
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			r.errorAt(pos{1, 1}, "", "the file is empty")
+			return nil, r.errs
+		}
+		msg := strings.TrimPrefix(err.Error(), "yaml: ")
+		line := 1
+		if m := yamlLine.FindStringSubmatch(msg); m != nil {
+			if l, aerr := strconv.Atoi(m[1]); aerr == nil {
+				line = l
+			}
+		}
+		r.errorAt(pos{line, 0}, "", "YAML syntax: %s", msg)
+		return nil, r.errs
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
+		line := 1
+		if err == nil {
+			line = extra.Line
+		}
+		r.errorAt(pos{line, 1}, "", "only one YAML document per file (found a second one)")
+	}
+	root := &doc
+	if root.Kind == yaml.DocumentNode {
+		if len(root.Content) == 0 {
+			r.errorAt(pos{1, 1}, "", "the file is empty")
+			return nil, r.errs
+		}
+		root = root.Content[0]
+	}
+	e := &Experiment{File: name}
+	d := &decoder{r: r}
+	d.decode(root, reflect.ValueOf(e).Elem(), "")
+	if len(r.errs) > 0 {
+		// Type errors leave fields zero; validating those would only add
+		// confusing follow-on problems.
+		r.errs.sort()
+		return nil, r.errs
+	}
+	e.resolve(r)
+	validate(e, r)
+	if len(r.errs) > 0 {
+		r.errs.sort()
+		return nil, r.errs
+	}
+	return e, nil
+}
+
+// resolve fills in every default left unset in the file.
+func (e *Experiment) resolve(r *reporter) {
+	if !r.set("name") {
+		base := filepath.Base(e.File)
+		e.Name = strings.TrimSuffix(base, filepath.Ext(base))
+	}
+	if !r.set("mode") {
+		e.Mode = "network"
+	}
+	if !r.set("seed") {
+		e.Seed = 1
+	}
+	n := &e.Network
+	if !r.set("network.radix") && n.Topology == "hypercube" {
+		n.Radix = 2
+	}
+	if !r.set("network.dimensions") && n.Topology == "ring" {
+		n.Dimensions = 1
+	}
+	if !r.set("network.bidirectional") {
+		n.Bidirectional = true
+	}
+	for _, f := range []struct {
+		key string
+		v   *int
+	}{
+		{"network.link_latency", &n.LinkLatency},
+		{"network.credit_delay", &n.CreditDelay},
+		{"network.injection_latency", &n.InjectionLatency},
+		{"network.ejection_latency", &n.EjectionLatency},
+	} {
+		if !r.set(f.key) {
+			*f.v = 1
+		}
+	}
+	if !r.set("router.vcs") {
+		e.Router.VCs = 2
+	}
+	if !r.set("router.buffer_depth") {
+		e.Router.BufferDepth = 8
+	}
+	if !r.set("routing") {
+		e.Routing = "dimension-order"
+	}
+	if !r.set("switching.technique") {
+		e.Switching.Technique = "wormhole"
+	}
+	if !r.set("traffic.pattern") {
+		e.Traffic.Pattern = "uniform"
+	}
+	if !r.set("traffic.process") {
+		e.Traffic.Process = "bernoulli"
+	}
+	if !r.set("traffic.length.distribution") {
+		e.Traffic.Length.Distribution = "fixed"
+	}
+	if !r.set("run.replications") {
+		e.Run.Replications = 1
+	}
+	if e.Models == nil {
+		e.Models = []string{}
+	}
+	if e.Traffic.HotspotNodes == nil {
+		e.Traffic.HotspotNodes = []int{}
+	}
+}
+
+// Hash returns the hex SHA-256 of the canonical encoding of the resolved
+// experiment: its JSON form with fields in schema order and every default
+// filled in. Comments, key order, formatting and spelled-out defaults in the
+// file do not change it; the file path and the seed are not part of it (the
+// seed is reported next to the hash in every result row).
+func (e *Experiment) Hash() string {
+	b, err := json.Marshal(e)
+	if err != nil {
+		// Every field is a plain value; Marshal cannot fail.
+		panic("configs: canonical encoding: " + err.Error())
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// Nodes returns the number of terminal nodes (one per router).
+func (e *Experiment) Nodes() int {
+	nodes, _ := nodeCount(e.Network.Radix, e.Network.Dimensions)
+	return nodes
+}
+
+// MeanLength returns the mean message length in flits: length.flits for
+// fixed lengths, length.mean for geometric ones.
+func (e *Experiment) MeanLength() float64 {
+	if e.Traffic.Length.Distribution == "geometric" {
+		return e.Traffic.Length.Mean
+	}
+	return float64(e.Traffic.Length.Flits)
+}
+
+// MessageRate returns the offered load of sweep point i in messages per
+// node per cycle, converting from flits per node per cycle by the mean
+// message length when the sweep is given in flits:
+//
+//	lambda_msg = lambda_flit / mean length
+func (e *Experiment) MessageRate(i int) float64 {
+	r := e.Sweep.Rates[i]
+	if e.Sweep.Unit == UnitFlits {
+		return r / e.MeanLength()
+	}
+	return r
+}
+
+// FlitRate returns the offered load of sweep point i in flits per node per
+// cycle.
+func (e *Experiment) FlitRate(i int) float64 {
+	r := e.Sweep.Rates[i]
+	if e.Sweep.Unit == UnitMessages {
+		return r * e.MeanLength()
+	}
+	return r
+}

@@ -1,0 +1,175 @@
+package configs
+
+// Experiment is one resolved YAML experiment: every default filled in, every
+// value checked. Its zero value is not meaningful; obtain one from [Load] or
+// [Parse]. The yaml tags are the file's keys; the json tags are the same
+// names and define the canonical encoding that [Experiment.Hash] digests.
+type Experiment struct {
+	// File is the path the experiment was read from (not part of the hash).
+	File string `yaml:"-" json:"-"`
+
+	// Name labels the experiment in results; default: the file's base name
+	// without extension.
+	Name string `yaml:"name" json:"name"`
+	// Description is free text for humans.
+	Description string `yaml:"description" json:"description"`
+	// Mode selects the simulator: "network" (flit-level VC-router network,
+	// the default). Later modes: closed, delta, slotted, scouting.
+	Mode string `yaml:"mode" json:"mode"`
+	// Seed is the root seed of every random stream (default 1). It is not
+	// part of the hash: results carry it in a column of their own.
+	Seed uint64 `yaml:"seed" json:"-"`
+
+	Network   Network   `yaml:"network" json:"network"`
+	Router    Router    `yaml:"router" json:"router"`
+	Routing   string    `yaml:"routing" json:"routing"`
+	Switching Switching `yaml:"switching" json:"switching"`
+	Traffic   Traffic   `yaml:"traffic" json:"traffic"`
+	Sweep     Sweep     `yaml:"sweep" json:"sweep"`
+	Run       Run       `yaml:"run" json:"run"`
+
+	// Models names the analytical models that apply to this experiment
+	// (used by the validation harness); see [KnownModels].
+	Models []string `yaml:"models" json:"models"`
+}
+
+// Network is the topology and the channels between routers.
+type Network struct {
+	// Topology is "ring", "torus" (k-ary n-cube), "mesh" or "hypercube".
+	Topology string `yaml:"topology" json:"topology"`
+	// Radix is k, the routers per dimension (hypercube: 2, the default).
+	Radix int `yaml:"radix" json:"radix"`
+	// Dimensions is n (ring: 1, the default).
+	Dimensions int `yaml:"dimensions" json:"dimensions"`
+	// Bidirectional selects a channel in each direction between neighbours
+	// (default true; a mesh and a hypercube are always bidirectional).
+	Bidirectional bool `yaml:"bidirectional" json:"bidirectional"`
+	// LinkLatency is the cycles a flit takes on an inter-router channel (>= 1, default 1).
+	LinkLatency int `yaml:"link_latency" json:"link_latency"`
+	// CreditDelay is the cycles a credit takes back upstream (>= 1, default 1).
+	CreditDelay int `yaml:"credit_delay" json:"credit_delay"`
+	// InjectionLatency is the cycles from source queue to router (>= 1, default 1).
+	InjectionLatency int `yaml:"injection_latency" json:"injection_latency"`
+	// EjectionLatency is the cycles from router to sink (>= 1, default 1).
+	EjectionLatency int `yaml:"ejection_latency" json:"ejection_latency"`
+	// EjectionVCs is the VCs of the ejection port (0, the default, means router.vcs).
+	EjectionVCs int `yaml:"ejection_vcs" json:"ejection_vcs"`
+}
+
+// Router is the input-queued virtual-channel router micro-architecture.
+type Router struct {
+	// VCs is the virtual channels per input port (default 2).
+	VCs int `yaml:"vcs" json:"vcs"`
+	// BufferDepth is the flits each VC buffer holds (default 8).
+	BufferDepth int `yaml:"buffer_depth" json:"buffer_depth"`
+	// RoutingDelay, VCAllocDelay, SwitchAllocDelay and SwitchTraversalDelay
+	// are the extra cycles of each pipeline stage (>= 0, default 0: a
+	// single-cycle router).
+	RoutingDelay         int `yaml:"routing_delay" json:"routing_delay"`
+	VCAllocDelay         int `yaml:"vc_alloc_delay" json:"vc_alloc_delay"`
+	SwitchAllocDelay     int `yaml:"switch_alloc_delay" json:"switch_alloc_delay"`
+	SwitchTraversalDelay int `yaml:"switch_traversal_delay" json:"switch_traversal_delay"`
+}
+
+// Switching is the switching technique.
+type Switching struct {
+	// Technique is "wormhole" (default), "virtual-cut-through",
+	// "store-and-forward" or "scouting".
+	Technique string `yaml:"technique" json:"technique"`
+	// ScoutingDistance is K, how many hops the header runs ahead of the data
+	// flits (scouting only; K = 0 is wormhole).
+	ScoutingDistance int `yaml:"scouting_distance" json:"scouting_distance"`
+}
+
+// Traffic is where messages go (pattern), when they are created (process)
+// and how long they are (length).
+type Traffic struct {
+	// Pattern is the destination pattern: uniform (default), locality,
+	// decreasing, transpose, bit-complement, bit-reverse, shuffle, tornado,
+	// neighbour, hotspot.
+	Pattern string `yaml:"pattern" json:"pattern"`
+	// Radius and Phi parametrise "locality" (Reed's sphere of locality): with
+	// probability Phi the destination is uniform within Radius hops.
+	Radius int     `yaml:"radius" json:"radius"`
+	Phi    float64 `yaml:"phi" json:"phi"`
+	// Decay is d of "decreasing" (Reed): P(distance l) proportional to d^l.
+	Decay float64 `yaml:"decay" json:"decay"`
+	// HotspotNodes and HotspotFraction parametrise "hotspot": a fraction of
+	// messages goes to one of the listed nodes, the rest uniformly.
+	HotspotNodes    []int   `yaml:"hotspot_nodes" json:"hotspot_nodes"`
+	HotspotFraction float64 `yaml:"hotspot_fraction" json:"hotspot_fraction"`
+	// Process is the injection process: "bernoulli" (default) or "poisson".
+	Process string `yaml:"process" json:"process"`
+	// Length is the message-length distribution.
+	Length Length `yaml:"length" json:"length"`
+}
+
+// Length is the message-length distribution, in flits.
+type Length struct {
+	// Distribution is "fixed" (default) or "geometric".
+	Distribution string `yaml:"distribution" json:"distribution"`
+	// Flits is the length of every message (fixed).
+	Flits int `yaml:"flits" json:"flits"`
+	// Mean is the mean length (geometric, >= 1).
+	Mean float64 `yaml:"mean" json:"mean"`
+	// Max truncates the geometric distribution (0: unbounded).
+	Max int `yaml:"max" json:"max"`
+}
+
+// Rate units accepted by sweep.unit.
+const (
+	UnitMessages = "messages/node/cycle"
+	UnitFlits    = "flits/node/cycle"
+)
+
+// Sweep is the list of offered loads to simulate.
+type Sweep struct {
+	// Unit is UnitMessages or UnitFlits; required, never implied.
+	Unit string `yaml:"unit" json:"unit"`
+	// Rates are the offered loads, in Unit; each > 0, no duplicates.
+	Rates []float64 `yaml:"rates" json:"rates"`
+}
+
+// Run is run control: how long each sweep point runs and how many
+// independent replications it gets. Cycle counts of 0 leave the engine's
+// default in force.
+type Run struct {
+	// Warmup is a fixed warm-up in cycles (0: detected automatically).
+	Warmup int64 `yaml:"warmup" json:"warmup"`
+	// MaxWarmup caps automatic warm-up detection, in cycles.
+	MaxWarmup int64 `yaml:"max_warmup" json:"max_warmup"`
+	// Period is the sampling / batch period in cycles.
+	Period int64 `yaml:"period" json:"period"`
+	// MinMeasure is the shortest measurement phase, in cycles.
+	MinMeasure int64 `yaml:"min_measure" json:"min_measure"`
+	// MaxCycles caps the whole run, in cycles.
+	MaxCycles int64 `yaml:"max_cycles" json:"max_cycles"`
+	// TargetRelCI is the target relative half-width of the 95% confidence
+	// interval of the mean latency (for example 0.05); 0: engine default.
+	TargetRelCI float64 `yaml:"target_rel_ci" json:"target_rel_ci"`
+	// MinBatches and MaxBatches bound the number of batch means.
+	MinBatches int `yaml:"min_batches" json:"min_batches"`
+	MaxBatches int `yaml:"max_batches" json:"max_batches"`
+	// BacklogLimit declares saturation when the source queues hold more
+	// than this many messages per node (0: engine default).
+	BacklogLimit int `yaml:"backlog_limit" json:"backlog_limit"`
+	// DeadlockCycles declares deadlock after this many cycles in which flits
+	// are in flight and none moves (0: engine default).
+	DeadlockCycles int64 `yaml:"deadlock_cycles" json:"deadlock_cycles"`
+	// Replications is the independent runs per sweep point (default 1).
+	Replications int `yaml:"replications" json:"replications"`
+}
+
+// KnownModels lists the analytical-model names accepted in models:, one per
+// model of shared/MODELS.md (section in brackets):
+//
+//	reed          Reed 1983 MVA and bounds for closed networks      [§1]
+//	makrucki      Makrucki–Mudge delta network with M/M/1/L stages   [§2]
+//	jacquet       Jacquet–Mühlethaler slotted hypercube              [§3]
+//	safaei        Safaei et al. scouting switching, adaptive 2-D torus [§4]
+//	draper-ghosh  Draper–Ghosh wormhole k-ary n-cube (DG-R)          [§5.3]
+//	dally1990     Dally 1990 contention model                        [§5.4]
+//	dally1992     Dally 1992 virtual-channel occupancy model         [§5.5]
+func KnownModels() []string {
+	return []string{"reed", "makrucki", "jacquet", "safaei", "draper-ghosh", "dally1990", "dally1992"}
+}
