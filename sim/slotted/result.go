@@ -1,0 +1,88 @@
+package slotted
+
+import "github.com/flitsim/flitsim/sim"
+
+// Run statuses.
+const (
+	StatusOK        = "ok"
+	StatusSaturated = "saturated"
+	// StatusDeadlock is never produced: a head packet always has at least
+	// one productive neighbour and the slot structure frees every node at
+	// the next slot, so the mode cannot deadlock. The constant exists so
+	// that the status vocabulary is the same in every mode.
+	StatusDeadlock = "deadlock"
+)
+
+// Estimate is a steady-state mean with the half-width of its 95% confidence
+// interval by batch means (Mean ± HalfWidth). N is the number of
+// observations behind it (packets, hops or periods, as documented at each
+// use). HalfWidth is 0 and CIOK false when too few batches completed.
+type Estimate struct {
+	Mean      float64
+	HalfWidth float64
+	N         int64
+	CIOK      bool
+}
+
+// estimate reads b.
+func estimate(b *sim.BatchMeans) Estimate {
+	e := Estimate{Mean: b.Mean(), N: b.Count()}
+	if h, ok := b.CI95(); ok {
+		e.HalfWidth, e.CIOK = h, true
+	}
+	return e
+}
+
+// Result is the outcome of one run. Delay, DelayContinuous, HopService,
+// Backlog and Hops are steady-state figures and are left zero when Status is
+// not StatusOK (a saturated point has no mean delay); Throughput, Offered and
+// Busy describe the measured window in every case.
+type Result struct {
+	// Status is StatusOK or StatusSaturated; Reason says why a run is
+	// saturated, or, for an ok run, notes a missed CI target.
+	Status string
+	Reason string
+
+	Dim   int     // n
+	Nodes int     // N = 2^n
+	Rate  float64 // configured λ, packets/node/slot
+	Seed  uint64
+
+	WarmupSlots   int64 // slots discarded as warm-up
+	MeasuredSlots int64 // slots in the measurement window
+	// CITargetMet says the run stopped because the delay CI reached
+	// Run.TargetRelCI (false: it ran into MaxSlots first).
+	CITargetMet bool
+
+	// Delay is the integer-slot delay, slots: index of the slot of the last
+	// hop minus index of the generation slot (MODELS.md §3.7); zero-load
+	// mean d. Compare with the Poisson model's T. N counts packets
+	// generated in the window and delivered before the end of the run.
+	Delay Estimate
+	// DelayContinuous is the continuous delay, slots: end of the last-hop
+	// slot minus the continuous generation instant, = Delay + 1 − U with U
+	// the fractional part of the generation instant (Poisson: mean
+	// Delay + 1/2; Bernoulli: exactly Delay + 1). Compare with the
+	// Bernoulli model's D.
+	DelayContinuous Estimate
+	// Throughput is the delivered rate, packets/node/slot, batch means over
+	// periods (N = periods).
+	Throughput Estimate
+	// Offered is the generated rate, packets/node/slot, over periods.
+	Offered Estimate
+	// Busy is the probability that a node is unavailable to a given
+	// neighbour in a slot (the model's p): sending, or receiving from one of
+	// its other n−1 neighbours, averaged over all N·n ordered neighbour
+	// pairs and over periods. Per slot it equals (2n−1)/n · sends/N.
+	Busy Estimate
+	// HopService is the time a packet spends at the head of a queue per
+	// hop, slots, counting the slot in which it is sent (the M/G/1 service
+	// of MODELS.md §3.4, model mean x1 = X/d). N counts hops.
+	HopService Estimate
+	// Backlog is the time-average number of packets queued at a node,
+	// sampled at the start of each slot's forwarding phase (packets/node);
+	// by Little's law Backlog = Throughput · Delay.
+	Backlog Estimate
+	// Hops is the mean number of hops of the measured packets (→ d).
+	Hops float64
+}
