@@ -1,0 +1,155 @@
+package sweep
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+)
+
+// Row is one line of results: one (config, source, offered load). Pointer
+// fields are nil (empty in CSV, null in JSON) when there is no number: the
+// latency of a point that is not ok, or a value that came out non-finite.
+type Row struct {
+	Config             string   `json:"config"`
+	Source             string   `json:"source"`
+	Rate               float64  `json:"rate"`      // offered load in RateUnit
+	RateUnit           string   `json:"rate_unit"` // messages/node/cycle or flits/node/cycle
+	Latency            *float64 `json:"latency"`   // cycles, creation to delivery of the tail
+	LatencyCI95        *float64 `json:"latency_ci95"`
+	NetworkLatency     *float64 `json:"network_latency"` // cycles, injection to delivery
+	NetworkLatencyCI95 *float64 `json:"network_latency_ci95"`
+	Accepted           *float64 `json:"accepted"` // flits/node/cycle
+	Offered            *float64 `json:"offered"`  // flits/node/cycle
+	Status             string   `json:"status"`
+	Reason             string   `json:"reason"`
+	Replications       int      `json:"replications"`
+	Cycles             int64    `json:"cycles"` // simulated cycles, all replications
+	Seed               uint64   `json:"seed"`
+	ConfigHash         string   `json:"config_hash"`
+	Version            string   `json:"version"`
+}
+
+// Columns is the header of results.csv, in order.
+var Columns = []string{
+	"config", "source", "rate", "rate_unit", "latency", "latency_ci95", "network_latency", "network_latency_ci95",
+	"accepted", "offered", "status", "reason", "replications", "cycles", "seed", "config_hash", "version",
+}
+
+// File names written in the output directory.
+const (
+	CSVFile  = "results.csv"
+	JSONFile = "results.json"
+)
+
+// fmtFloat writes v in the shortest form that reads back exactly.
+func fmtFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+func fmtPtr(v *float64) string {
+	if v == nil {
+		return ""
+	}
+	return fmtFloat(*v)
+}
+
+// record returns the CSV fields of r, in Columns order.
+func (r *Row) record() []string {
+	return []string{
+		r.Config, r.Source, fmtFloat(r.Rate), r.RateUnit, fmtPtr(r.Latency), fmtPtr(r.LatencyCI95),
+		fmtPtr(r.NetworkLatency), fmtPtr(r.NetworkLatencyCI95), fmtPtr(r.Accepted), fmtPtr(r.Offered),
+		r.Status, r.Reason, strconv.Itoa(r.Replications), strconv.FormatInt(r.Cycles, 10),
+		strconv.FormatUint(r.Seed, 10), r.ConfigHash, r.Version,
+	}
+}
+
+// EncodeCSV renders rows as results.csv.
+func EncodeCSV(rows []Row) []byte {
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	_ = w.Write(Columns)
+	for i := range rows {
+		_ = w.Write(rows[i].record())
+	}
+	w.Flush() // writes to a bytes.Buffer cannot fail
+	return b.Bytes()
+}
+
+// jsonDoc is the layout of results.json.
+type jsonDoc struct {
+	Rows []Row `json:"rows"`
+}
+
+// EncodeJSON renders rows as results.json.
+func EncodeJSON(rows []Row) []byte {
+	if rows == nil {
+		rows = []Row{}
+	}
+	b, err := json.MarshalIndent(jsonDoc{Rows: rows}, "", "  ")
+	if err != nil {
+		panic("sweep: encoding rows: " + err.Error()) // only finite floats and strings
+	}
+	return append(b, '\n')
+}
+
+// WriteFiles writes results.csv and results.json to dir, each atomically:
+// to a temporary file in dir, synced, then renamed over the old file.
+func WriteFiles(dir string, rows []Row) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	if err := writeAtomic(filepath.Join(dir, CSVFile), EncodeCSV(rows)); err != nil {
+		return err
+	}
+	return writeAtomic(filepath.Join(dir, JSONFile), EncodeJSON(rows))
+}
+
+// writeAtomic replaces path by data so that a reader sees the old or the new
+// content, never a mix.
+func writeAtomic(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, werr := f.Write(data)
+	if werr == nil {
+		werr = f.Sync()
+	}
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Chmod(tmp, 0o644)
+	}
+	if werr == nil {
+		werr = os.Rename(tmp, path)
+	}
+	if werr != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("writing %s: %w", path, werr)
+	}
+	return nil
+}
+
+// ReadJSON reads dir/results.json; a missing file gives no rows and no error.
+func ReadJSON(dir string) ([]Row, error) {
+	b, err := os.ReadFile(filepath.Join(dir, JSONFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var doc jsonDoc
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&doc); err != nil {
+		return nil, fmt.Errorf("reading %s: %w", filepath.Join(dir, JSONFile), err)
+	}
+	return doc.Rows, nil
+}

@@ -1,0 +1,373 @@
+package sweep
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+
+	"github.com/flitsim/flitsim/sim"
+)
+
+// Status values of a row.
+const (
+	StatusOK          = "ok"            // steady state reached; latency is a number
+	StatusSaturated   = "saturated"     // offered load above what the network accepts
+	StatusDeadlock    = "deadlock"      // flits in flight and none moving
+	StatusOutOfDomain = "out-of-domain" // a model's assumptions do not hold
+)
+
+// SourceSim is the source column of simulated rows; models use "model:<name>".
+const SourceSim = "sim"
+
+// Job is one experiment to sweep.
+type Job struct {
+	Name         string    // config name, the config column
+	Hash         string    // config hash (configs.Experiment.Hash)
+	Seed         uint64    // root seed
+	RateUnit     string    // unit of Rates, the rate_unit column
+	Rates        []float64 // offered loads, one point each
+	Replications int       // runs per point, >= 1
+}
+
+// Unit is one run: replication Replication of point Point of job Job.
+type Unit struct {
+	Job, Point, Replication int
+	// Index is the unit's position in the run's unit order
+	// (jobs, then points, then replications).
+	Index int
+	// Seed is the root seed of the run, derived as the package doc says.
+	Seed uint64
+}
+
+// Outcome is what one run reports. Latencies are in cycles, Accepted and
+// Offered in flits/node/cycle.
+type Outcome struct {
+	Status, Reason                     string
+	Latency, LatencyCI95               float64
+	NetworkLatency, NetworkLatencyCI95 float64
+	Accepted, Offered                  float64
+	Cycles                             int64
+}
+
+// Func runs one unit. It must return promptly with ctx.Err() once ctx is
+// cancelled. A non-nil error (other than from cancellation) is a runtime
+// failure: the sweep stops and reports it.
+type Func func(ctx context.Context, u Unit) (Outcome, error)
+
+// Options controls a sweep.
+type Options struct {
+	// Workers is the number of units run at once (0: runtime.NumCPU()).
+	Workers int
+	// Dir receives results.csv and results.json ("" writes nothing).
+	Dir string
+	// Resume keeps the rows already in Dir/results.json and skips their units.
+	Resume bool
+	// Version is the flitsim version written in every row.
+	Version string
+	// Progress, if not nil, is updated as units finish.
+	Progress *Progress
+}
+
+// UnitError is a runtime failure of one unit.
+type UnitError struct {
+	Unit Unit
+	Job  string
+	Rate float64
+	Err  error
+}
+
+// Error names the job, rate and replication that failed.
+func (e *UnitError) Error() string {
+	return fmt.Sprintf("%s at rate %g, replication %d: %v", e.Job, e.Rate, e.Unit.Replication, e.Err)
+}
+
+// Unwrap returns the unit's error.
+func (e *UnitError) Unwrap() error { return e.Err }
+
+// UnitSeed returns the seed of replication rep of point of a job with root
+// seed root (see the package doc).
+func UnitSeed(root uint64, point, rep int) uint64 {
+	ps := sim.DeriveSeed(root, sim.PurposeSweepPoint, uint64(point))
+	return sim.DeriveSeed(ps, sim.PurposeReplication, uint64(rep))
+}
+
+// Units returns every unit of jobs in index order.
+func Units(jobs []Job) []Unit {
+	var us []Unit
+	for j, job := range jobs {
+		for p := range job.Rates {
+			for r := 0; r < job.Replications; r++ {
+				us = append(us, Unit{Job: j, Point: p, Replication: r, Index: len(us), Seed: UnitSeed(job.Seed, p, r)})
+			}
+		}
+	}
+	return us
+}
+
+// Combine merges the outcomes of one point's replications (in replication
+// order) into its row, as the package doc says. The status is the worst of
+// the replications (deadlock, then saturated, then out-of-domain, then ok);
+// a point that is not ok has no latency, only accepted and offered.
+func Combine(job Job, point int, outs []Outcome, version string) Row {
+	row := Row{
+		Config: job.Name, Source: SourceSim, Rate: job.Rates[point], RateUnit: job.RateUnit,
+		Status: StatusOK, Replications: len(outs), Seed: job.Seed, ConfigHash: job.Hash, Version: version,
+	}
+	rank := map[string]int{StatusOK: 0, StatusOutOfDomain: 1, StatusSaturated: 2, StatusDeadlock: 3}
+	var acc, off float64
+	for i, o := range outs {
+		st := o.Status
+		if _, known := rank[st]; !known {
+			st = StatusDeadlock // an unknown status is never reported as ok
+			if o.Reason == "" {
+				o.Reason = fmt.Sprintf("unknown status %q", o.Status)
+			}
+		}
+		if rank[st] > rank[row.Status] {
+			row.Status = st
+			row.Reason = o.Reason
+			if len(outs) > 1 && o.Reason != "" {
+				row.Reason = fmt.Sprintf("replication %d: %s", i, o.Reason)
+			}
+		} else if row.Reason == "" && st == row.Status && o.Reason != "" {
+			row.Reason = o.Reason
+		}
+		acc += o.Accepted
+		off += o.Offered
+		row.Cycles += o.Cycles
+	}
+	n := float64(len(outs))
+	row.Accepted = finite(acc / n)
+	row.Offered = finite(off / n)
+	if row.Status != StatusOK {
+		return row
+	}
+	lat := make([]float64, len(outs))
+	net := make([]float64, len(outs))
+	for i, o := range outs {
+		lat[i], net[i] = o.Latency, o.NetworkLatency
+	}
+	if len(outs) == 1 {
+		row.Latency = finite(outs[0].Latency)
+		row.LatencyCI95 = finite(outs[0].LatencyCI95)
+		row.NetworkLatency = finite(outs[0].NetworkLatency)
+		row.NetworkLatencyCI95 = finite(outs[0].NetworkLatencyCI95)
+		return row
+	}
+	m, h := meanCI(lat)
+	row.Latency, row.LatencyCI95 = finite(m), finite(h)
+	m, h = meanCI(net)
+	row.NetworkLatency, row.NetworkLatencyCI95 = finite(m), finite(h)
+	return row
+}
+
+// meanCI returns the mean of xs (len >= 2) and the half-width of its 95%
+// Student-t confidence interval:
+//
+//	h = t_{0.975, n−1} · s / √n,  s² = Σ (x − mean)² / (n − 1)
+func meanCI(xs []float64) (mean, half float64) {
+	var sum float64
+	for _, x := range xs {
+		sum += x
+	}
+	n := float64(len(xs))
+	mean = sum / n
+	var ss float64
+	for _, x := range xs {
+		ss += (x - mean) * (x - mean)
+	}
+	s := math.Sqrt(ss / (n - 1))
+	return mean, sim.StudentTQuantile(0.975, len(xs)-1) * s / math.Sqrt(n)
+}
+
+// finite returns &v, or nil when v is NaN or infinite (never written as a number).
+func finite(v float64) *float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	return &v
+}
+
+// result is one finished unit.
+type result struct {
+	u   Unit
+	out Outcome
+	err error
+}
+
+// Run sweeps jobs with fn and returns the rows of every finished point in
+// (job, point) order. It returns a *UnitError if a unit failed, ctx.Err()
+// (wrapped) if ctx was cancelled, or an error from reading or writing the
+// results; in every case the rows of the points that finished are returned
+// and are on disk.
+func Run(ctx context.Context, jobs []Job, fn Func, opt Options) ([]Row, error) {
+	for i, j := range jobs {
+		if j.Replications < 1 || len(j.Rates) == 0 {
+			return nil, fmt.Errorf("sweep: job %d (%s) has %d rates and %d replications", i, j.Name, len(j.Rates), j.Replications)
+		}
+	}
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	// Global point index of (job, point).
+	firstPoint := make([]int, len(jobs)+1)
+	for j, job := range jobs {
+		firstPoint[j+1] = firstPoint[j] + len(job.Rates)
+	}
+	rows := make([]*Row, firstPoint[len(jobs)])
+	if opt.Resume && opt.Dir != "" {
+		if err := resume(opt.Dir, jobs, firstPoint, rows, opt.Version); err != nil {
+			return nil, err
+		}
+	}
+	var todo []Unit
+	for _, u := range Units(jobs) {
+		if rows[firstPoint[u.Job]+u.Point] == nil {
+			todo = append(todo, u)
+		}
+	}
+	pending := 0
+	for _, r := range rows {
+		if r == nil {
+			pending++
+		}
+	}
+	if opt.Progress != nil {
+		opt.Progress.begin(len(rows), len(rows)-pending, len(todo))
+	}
+	flush := func() error {
+		if opt.Dir == "" {
+			return nil
+		}
+		return WriteFiles(opt.Dir, finished(rows))
+	}
+	if err := flush(); err != nil {
+		return nil, err
+	}
+
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	next := make(chan Unit)
+	results := make(chan result)
+	var wg sync.WaitGroup
+	go func() {
+		defer close(next)
+		for _, u := range todo {
+			select {
+			case next <- u:
+			case <-runCtx.Done():
+				return
+			}
+		}
+	}()
+	for w := 0; w < min(workers, max(len(todo), 1)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for u := range next {
+				if runCtx.Err() != nil {
+					return
+				}
+				out, err := fn(runCtx, u)
+				results <- result{u, out, err}
+			}
+		}()
+	}
+	go func() { wg.Wait(); close(results) }()
+
+	outs := make([][]Outcome, len(rows))
+	got := make([]int, len(rows))
+	var failure error
+	for res := range results {
+		if failure != nil {
+			continue // drain
+		}
+		if res.err != nil {
+			if runCtx.Err() != nil && errors.Is(res.err, runCtx.Err()) {
+				continue // interrupted mid-run: not a result
+			}
+			failure = &UnitError{Unit: res.u, Job: jobs[res.u.Job].Name, Rate: jobs[res.u.Job].Rates[res.u.Point], Err: res.err}
+			cancel()
+			continue
+		}
+		gp := firstPoint[res.u.Job] + res.u.Point
+		job := jobs[res.u.Job]
+		if outs[gp] == nil {
+			outs[gp] = make([]Outcome, job.Replications)
+		}
+		outs[gp][res.u.Replication] = res.out
+		got[gp]++
+		if opt.Progress != nil {
+			opt.Progress.unitDone(res.out.Cycles)
+		}
+		if got[gp] == job.Replications {
+			row := Combine(job, res.u.Point, outs[gp], opt.Version)
+			rows[gp] = &row
+			outs[gp] = nil
+			if opt.Progress != nil {
+				opt.Progress.pointDone()
+			}
+			if err := flush(); err != nil {
+				failure = err
+				cancel()
+			}
+		}
+	}
+	done := finished(rows)
+	if failure != nil {
+		return done, failure
+	}
+	if err := ctx.Err(); err != nil {
+		return done, fmt.Errorf("sweep interrupted: %w", err)
+	}
+	return done, nil
+}
+
+// finished returns the non-nil rows in order.
+func finished(rows []*Row) []Row {
+	out := make([]Row, 0, len(rows))
+	for _, r := range rows {
+		if r != nil {
+			out = append(out, *r)
+		}
+	}
+	return out
+}
+
+// ErrResumeMismatch is returned (wrapped) when the results on disk were made
+// by a different config, seed or version than the run being resumed.
+var ErrResumeMismatch = errors.New("results on disk do not match this run")
+
+// resume fills rows from dir/results.json.
+func resume(dir string, jobs []Job, firstPoint []int, rows []*Row, version string) error {
+	old, err := ReadJSON(dir)
+	if err != nil {
+		return err
+	}
+	byName := map[string]int{}
+	for j, job := range jobs {
+		byName[job.Name] = j
+	}
+	for _, r := range old {
+		j, ok := byName[r.Config]
+		if !ok || r.Source != SourceSim {
+			continue
+		}
+		job := jobs[j]
+		if r.ConfigHash != job.Hash || r.Seed != job.Seed || r.Version != version {
+			return fmt.Errorf("resume %s: %w: config %s has hash %.12s seed %d version %s on disk, %.12s seed %d version %s now; use another --out or drop --resume",
+				dir, ErrResumeMismatch, r.Config, r.ConfigHash, r.Seed, r.Version, job.Hash, job.Seed, version)
+		}
+		for i, rate := range job.Rates {
+			if rate == r.Rate && r.Replications == job.Replications {
+				row := r
+				rows[firstPoint[j]+i] = &row
+			}
+		}
+	}
+	return nil
+}
