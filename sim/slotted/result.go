@@ -16,17 +16,20 @@ const (
 // Estimate is a steady-state mean with the half-width of its 95% confidence
 // interval by batch means (Mean ± HalfWidth). N is the number of
 // observations behind it (packets, hops or periods, as documented at each
-// use). HalfWidth is 0 and CIOK false when too few batches completed.
+// use) and Batches the number of batch means, so that an interval of
+// another level is HalfWidth · t_{q, Batches−1} / t_{0.975, Batches−1}.
+// HalfWidth is 0 and CIOK false when too few batches completed.
 type Estimate struct {
 	Mean      float64
 	HalfWidth float64
 	N         int64
+	Batches   int
 	CIOK      bool
 }
 
 // estimate reads b.
 func estimate(b *sim.BatchMeans) Estimate {
-	e := Estimate{Mean: b.Mean(), N: b.Count()}
+	e := Estimate{Mean: b.Mean(), N: b.Count(), Batches: b.Batches()}
 	if h, ok := b.CI95(); ok {
 		e.HalfWidth, e.CIOK = h, true
 	}
@@ -34,7 +37,7 @@ func estimate(b *sim.BatchMeans) Estimate {
 }
 
 // Result is the outcome of one run. Delay, DelayContinuous, HopService,
-// Backlog and Hops are steady-state figures and are left zero when Status is
+// Backlog, Hops and Wait are steady-state figures and are left zero when Status is
 // not StatusOK (a saturated point has no mean delay); Throughput, Offered and
 // Busy describe the measured window in every case.
 type Result struct {
@@ -83,6 +86,10 @@ type Result struct {
 	// sampled at the start of each slot's forwarding phase (packets/node);
 	// by Little's law Backlog = Throughput · Delay.
 	Backlog Estimate
-	// Hops is the mean number of hops of the measured packets (→ d).
-	Hops float64
+	// Hops is the number of hops of the measured packets (mean d =
+	// n/(2(1 − 2^−n)) under uniform destinations), same packets as Delay.
+	Hops Estimate
+	// Wait is Delay − hops per packet, slots: the time lost to queueing
+	// and to blocked neighbours, 0 at zero load (same packets as Delay).
+	Wait Estimate
 }

@@ -63,7 +63,7 @@ type Sim struct {
 	backlog         *sim.BatchMeans
 	backlogAcc      sim.Accumulator
 	backlogTrend    sim.Trend
-	hopsSum         int64
+	hops, wait      *sim.BatchMeans
 	warm            []float64 // per-period backlog during automatic warm-up
 }
 
@@ -112,6 +112,8 @@ func New(cfg Config) (*Sim, error) {
 	s.off = sim.NewBatchMeans(r.MaxBatches, r.MinBatches)
 	s.busyP = sim.NewBatchMeans(r.MaxBatches, r.MinBatches)
 	s.backlog = sim.NewBatchMeans(r.MaxBatches, r.MinBatches)
+	s.hops = sim.NewBatchMeans(r.MaxBatches, r.MinBatches)
+	s.wait = sim.NewBatchMeans(r.MaxBatches, r.MinBatches)
 	if r.Warmup == 0 {
 		s.warm = make([]float64, 0, r.MaxWarmup/r.Period+1)
 	}
@@ -138,12 +140,11 @@ func (s *Sim) reset() {
 	s.queued = 0
 	s.sends, s.delivered, s.generated = 0, 0, 0
 	s.measuring, s.measStart = false, math.Inf(1)
-	for _, b := range []*sim.BatchMeans{s.delay, s.delayC, s.hop, s.thr, s.off, s.busyP, s.backlog} {
+	for _, b := range []*sim.BatchMeans{s.delay, s.delayC, s.hop, s.thr, s.off, s.busyP, s.backlog, s.hops, s.wait} {
 		b.Reset()
 	}
 	s.backlogAcc = sim.Accumulator{}
 	s.backlogTrend.Reset()
-	s.hopsSum = 0
 	s.warm = s.warm[:0]
 }
 
@@ -205,9 +206,12 @@ func (s *Sim) step(t int64) {
 			s.queued--
 			s.delivered++
 			if pk.gen >= s.measStart {
-				s.delay.Add(float64(t - int64(pk.gen)))
+				d := t - int64(pk.gen)
+				h := int64(bits.OnesCount32(uint32(pk.src) ^ uint32(pk.dest)))
+				s.delay.Add(float64(d))
 				s.delayC.Add(float64(t+1) - pk.gen)
-				s.hopsSum += int64(bits.OnesCount32(uint32(pk.src) ^ uint32(pk.dest)))
+				s.hops.Add(float64(h))
+				s.wait.Add(float64(d - h))
 			}
 			continue
 		}
@@ -348,9 +352,8 @@ func (s *Sim) Run(ctx context.Context) (Result, error) {
 	res.DelayContinuous = estimate(s.delayC)
 	res.HopService = estimate(s.hop)
 	res.Backlog = estimate(s.backlog)
-	if res.Delay.N > 0 {
-		res.Hops = float64(s.hopsSum) / float64(res.Delay.N)
-	}
+	res.Hops = estimate(s.hops)
+	res.Wait = estimate(s.wait)
 	if !res.CITargetMet {
 		rel, _ := s.delay.RelHalfWidth()
 		res.Reason = fmt.Sprintf("MaxSlots %d reached before the delay CI target %.3g (relative half-width %.3g)",
