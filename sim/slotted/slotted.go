@@ -71,10 +71,10 @@ type Sim struct {
 // addresses, the distance is the Hamming distance.
 type cubeSpace struct{ n int }
 
-func (c cubeSpace) Nodes() int             { return 1 << c.n }
+func (c cubeSpace) Nodes() int            { return 1 << c.n }
 func (c cubeSpace) Distance(a, b int) int { return bits.OnesCount(uint(a ^ b)) }
-func (c cubeSpace) Radix() int             { return 2 }
-func (c cubeSpace) Dims() int              { return c.n }
+func (c cubeSpace) Radix() int            { return 2 }
+func (c cubeSpace) Dims() int             { return c.n }
 
 // New validates cfg, reporting every problem at once, and returns a Sim
 // ready to Run.

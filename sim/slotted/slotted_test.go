@@ -156,7 +156,7 @@ func TestDeterministic(t *testing.T) {
 // O(λ); the comparison allows for exactly that.
 func TestZeroLoadDelayIsMeanDistance(t *testing.T) {
 	const n, lambda = 4, 0.001 // p = 0.00375
-	d := cube(t, n).MeanHops()  // 32/15
+	d := cube(t, n).MeanHops() // 32/15
 	for _, choice := range []string{slotted.ChoiceFree, slotted.ChoiceBlind} {
 		r := run(t, slotted.Config{Dim: n, Rate: lambda, Seed: 11, Choice: choice,
 			Run: slotted.RunControl{TargetRelCI: 0.005, MaxSlots: 1 << 23}})
