@@ -48,7 +48,7 @@ func TestExamplesLoad(t *testing.T) {
 			t.Errorf("%s: name %q should match the file name", f, e.Name)
 		}
 	}
-	for _, p := range []string{"uniform", "locality", "decreasing", "transpose", "bit-complement", "bit-reverse", "shuffle", "tornado", "neighbour", "hotspot"} {
+	for _, p := range []string{"uniform", "locality", "decay", "transpose", "bit-complement", "bit-reverse", "shuffle", "tornado", "neighbour", "hotspot"} {
 		if !patterns[p] {
 			t.Errorf("no example config uses pattern %s", p)
 		}
@@ -192,7 +192,7 @@ func TestImpossibleCombinations(t *testing.T) {
 	checkErrs(t, edit(t, "  pattern: uniform\n", "  pattern: locality\n  radius: 8\n  phi: 0.9\n"),
 		[]wantErr{{12, "traffic.radius", "radius 8 is the whole network (diameter 8)"}})
 	checkErrs(t, edit(t, "  pattern: uniform\n", "  pattern: uniform\n  decay: 0.5\n"),
-		[]wantErr{{12, "traffic.decay", "applies only to pattern: decreasing"}})
+		[]wantErr{{12, "traffic.decay", "applies only to pattern: decay"}})
 	checkErrs(t, base+"models: [draper-ghosh, gauss, draper-ghosh]\n", []wantErr{
 		{17, "models[1]", `unknown model "gauss"`},
 		{17, "models[2]", "listed twice"},
@@ -207,11 +207,11 @@ func TestAllAtOnce(t *testing.T) {
 	src = strings.Replace(src, "radix: 8", "radix: eight", 1)
 	checkErrs(t, src, []wantErr{
 		{5, "network.radix", "expected an integer"},
+		{9, "router.buffer_depth", "out of range"},
 		{10, "router.depth", "unknown key"},
 	})
-	// Type errors stop before range checks (whose messages would follow from
-	// zeroed fields); without them, range and combination problems show
-	// together.
+	// The bad radix is not also reported as out of range, and checks that
+	// need the topology (vcs on a torus) are skipped rather than guessed.
 	src = edit(t, "  vcs: 2\n  buffer_depth: 8\n", "  vcs: 1\n  buffer_depth: 0\n")
 	src = strings.Replace(src, "pattern: uniform", "pattern: transpose", 1)
 	src = strings.Replace(src, "dimensions: 2", "dimensions: 3", 1)

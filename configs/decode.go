@@ -58,14 +58,20 @@ func join(path, key string) string {
 	return path + "." + key
 }
 
+// typeErr records a decoding problem at path and marks the path bad.
+func (d *decoder) typeErr(path, format string, args ...any) {
+	d.r.errorf(path, format, args...)
+	d.r.markBad(path)
+}
+
 // decode fills v from n; path is the dotted key of n.
 func (d *decoder) decode(n *yaml.Node, v reflect.Value, path string) {
 	if n.Anchor != "" {
-		d.r.errorf(path, "anchors (&%s) are not supported: write the value out", n.Anchor)
+		d.typeErr(path, "anchors (&%s) are not supported: write the value out", n.Anchor)
 		return
 	}
 	if n.Kind == yaml.AliasNode {
-		d.r.errorf(path, "aliases (*%s) are not supported: write the value out", n.Value)
+		d.typeErr(path, "aliases (*%s) are not supported: write the value out", n.Value)
 		return
 	}
 	switch v.Kind() {
@@ -73,11 +79,11 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, path string) {
 		d.mapping(n, v, path)
 	case reflect.Slice:
 		if n.Kind != yaml.SequenceNode {
-			d.r.errorf(path, "expected a list, got %s", kindName(n))
+			d.typeErr(path, "expected a list, got %s", kindName(n))
 			return
 		}
 		if len(n.Content) > maxItems {
-			d.r.errorf(path, "list has %d items, at most %d allowed", len(n.Content), maxItems)
+			d.typeErr(path, "list has %d items, at most %d allowed", len(n.Content), maxItems)
 			return
 		}
 		s := reflect.MakeSlice(v.Type(), len(n.Content), len(n.Content))
@@ -95,7 +101,7 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, path string) {
 // mapping decodes a YAML mapping into the struct v.
 func (d *decoder) mapping(n *yaml.Node, v reflect.Value, path string) {
 	if n.Kind != yaml.MappingNode {
-		d.r.errorf(path, "expected a mapping of keys, got %s", kindName(n))
+		d.typeErr(path, "expected a mapping of keys, got %s", kindName(n))
 		return
 	}
 	fields := map[string]int{}
@@ -190,46 +196,46 @@ func (d *decoder) scalar(n *yaml.Node, v reflect.Value, path string) {
 	switch v.Kind() {
 	case reflect.String:
 		if tag != "!!str" {
-			d.r.errorf(path, "expected a string, got %s", kindName(n))
+			d.typeErr(path, "expected a string, got %s", kindName(n))
 			return
 		}
 		v.SetString(n.Value)
 	case reflect.Bool:
 		if tag != "!!bool" {
-			d.r.errorf(path, "expected true or false, got %s", kindName(n))
+			d.typeErr(path, "expected true or false, got %s", kindName(n))
 			return
 		}
 		var b bool
 		if err := n.Decode(&b); err != nil {
-			d.r.errorf(path, "expected true or false, got %s", kindName(n))
+			d.typeErr(path, "expected true or false, got %s", kindName(n))
 			return
 		}
 		v.SetBool(b)
 	case reflect.Int, reflect.Int64:
 		if tag != "!!int" {
-			d.r.errorf(path, "expected an integer, got %s", kindName(n))
+			d.typeErr(path, "expected an integer, got %s", kindName(n))
 			return
 		}
 		var x int64
 		if err := n.Decode(&x); err != nil || v.OverflowInt(x) {
-			d.r.errorf(path, "integer %s is out of range", n.Value)
+			d.typeErr(path, "integer %s is out of range", n.Value)
 			return
 		}
 		v.SetInt(x)
 	case reflect.Uint64:
 		if tag != "!!int" {
-			d.r.errorf(path, "expected a non-negative integer, got %s", kindName(n))
+			d.typeErr(path, "expected a non-negative integer, got %s", kindName(n))
 			return
 		}
 		var x uint64
 		if err := n.Decode(&x); err != nil {
-			d.r.errorf(path, "expected a non-negative integer below 2^64, got %s", n.Value)
+			d.typeErr(path, "expected a non-negative integer below 2^64, got %s", n.Value)
 			return
 		}
 		v.SetUint(x)
 	case reflect.Float64:
 		if tag != "!!float" && tag != "!!int" {
-			d.r.errorf(path, "expected a number, got %s", kindName(n))
+			d.typeErr(path, "expected a number, got %s", kindName(n))
 			return
 		}
 		var x float64
@@ -237,13 +243,13 @@ func (d *decoder) scalar(n *yaml.Node, v reflect.Value, path string) {
 			// Integers beyond int64 still are numbers.
 			f, perr := strconv.ParseFloat(strings.ReplaceAll(n.Value, "_", ""), 64)
 			if perr != nil {
-				d.r.errorf(path, "expected a number, got %s", kindName(n))
+				d.typeErr(path, "expected a number, got %s", kindName(n))
 				return
 			}
 			x = f
 		}
 		if math.IsNaN(x) || math.IsInf(x, 0) {
-			d.r.errorf(path, "expected a finite number, got %s", n.Value)
+			d.typeErr(path, "expected a finite number, got %s", n.Value)
 			return
 		}
 		v.SetFloat(x)

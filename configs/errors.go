@@ -76,8 +76,36 @@ type pos struct{ line, col int }
 // key path it was given by the decoder.
 type reporter struct {
 	file string
-	pos  map[string]pos // dotted key path -> position of the key (or item)
+	pos  map[string]pos  // dotted key path -> position of the key (or item)
+	bad  map[string]bool // key paths whose value could not be decoded
 	errs Errors
+}
+
+// markBad records that path's value could not be decoded, so later checks
+// on its (zero) value are not reported as problems of their own.
+func (r *reporter) markBad(path string) {
+	if r.bad == nil {
+		r.bad = map[string]bool{}
+	}
+	r.bad[path] = true
+}
+
+// isBad reports whether path or one of its ancestors failed to decode.
+func (r *reporter) isBad(path string) bool {
+	if r.bad[""] {
+		return true // the document itself is not a mapping
+	}
+	for p := path; p != ""; {
+		if r.bad[p] {
+			return true
+		}
+		i := strings.LastIndexAny(p, ".[")
+		if i < 0 {
+			break
+		}
+		p = p[:i]
+	}
+	return false
 }
 
 // at returns the position of path, or of its nearest ancestor that appeared
@@ -107,6 +135,9 @@ func (r *reporter) set(path string) bool {
 
 // errorf records a problem at the position of path.
 func (r *reporter) errorf(path, format string, args ...any) {
+	if r.isBad(path) {
+		return
+	}
 	r.errorAt(r.at(path), path, format, args...)
 }
 

@@ -112,12 +112,9 @@ func Parse(name string, data []byte) (*Experiment, error) {
 	e := &Experiment{File: name}
 	d := &decoder{r: r}
 	d.decode(root, reflect.ValueOf(e).Elem(), "")
-	if len(r.errs) > 0 {
-		// Type errors leave fields zero; validating those would only add
-		// confusing follow-on problems.
-		r.errs.sort()
-		return nil, r.errs
-	}
+	// Validation runs even after decoding problems, so one pass reports
+	// everything; checks on a value that failed to decode are suppressed
+	// (reporter.isBad), since its zero value would only add follow-on noise.
 	e.resolve(r)
 	validate(e, r)
 	if len(r.errs) > 0 {

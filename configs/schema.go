@@ -48,9 +48,9 @@ type Network struct {
 	LinkLatency int `yaml:"link_latency" json:"link_latency"`
 	// CreditDelay is the cycles a credit takes back upstream (>= 1, default 1).
 	CreditDelay int `yaml:"credit_delay" json:"credit_delay"`
-	// InjectionLatency is the cycles from source queue to router (>= 1, default 1).
+	// InjectionLatency is the cycles from source queue to router (>= 0, default 1).
 	InjectionLatency int `yaml:"injection_latency" json:"injection_latency"`
-	// EjectionLatency is the cycles from router to sink (>= 1, default 1).
+	// EjectionLatency is the cycles from router to sink (>= 0, default 1).
 	EjectionLatency int `yaml:"ejection_latency" json:"ejection_latency"`
 	// EjectionVCs is the VCs of the ejection port (0, the default, means router.vcs).
 	EjectionVCs int `yaml:"ejection_vcs" json:"ejection_vcs"`
@@ -85,14 +85,14 @@ type Switching struct {
 // and how long they are (length).
 type Traffic struct {
 	// Pattern is the destination pattern: uniform (default), locality,
-	// decreasing, transpose, bit-complement, bit-reverse, shuffle, tornado,
+	// decay, transpose, bit-complement, bit-reverse, shuffle, tornado,
 	// neighbour, hotspot.
 	Pattern string `yaml:"pattern" json:"pattern"`
 	// Radius and Phi parametrise "locality" (Reed's sphere of locality): with
 	// probability Phi the destination is uniform within Radius hops.
 	Radius int     `yaml:"radius" json:"radius"`
 	Phi    float64 `yaml:"phi" json:"phi"`
-	// Decay is d of "decreasing" (Reed): P(distance l) proportional to d^l.
+	// Decay is d of "decay" (Reed's decreasing probability): P(distance l) proportional to d^l.
 	Decay float64 `yaml:"decay" json:"decay"`
 	// HotspotNodes and HotspotFraction parametrise "hotspot": a fraction of
 	// messages goes to one of the listed nodes, the rest uniformly.

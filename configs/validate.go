@@ -18,6 +18,9 @@ const (
 	maxDelay       = 1000
 	maxMessageLen  = 1 << 16
 	maxReplicas    = 1000
+	// maxDistanceTableNodes is the traffic package's limit for the
+	// distance-based patterns (locality, decay).
+	maxDistanceTableNodes = 8192
 )
 
 // Modes planned for later issues; named so their use gets a clear message.
@@ -197,8 +200,8 @@ func validateNetwork(e *Experiment, r *reporter) bool {
 	}
 	intRange(r, "network.link_latency", nw.LinkLatency, 1, maxDelay)
 	intRange(r, "network.credit_delay", nw.CreditDelay, 1, maxDelay)
-	intRange(r, "network.injection_latency", nw.InjectionLatency, 1, maxDelay)
-	intRange(r, "network.ejection_latency", nw.EjectionLatency, 1, maxDelay)
+	intRange(r, "network.injection_latency", nw.InjectionLatency, 0, maxDelay)
+	intRange(r, "network.ejection_latency", nw.EjectionLatency, 0, maxDelay)
 	intRange(r, "network.ejection_vcs", nw.EjectionVCs, 0, maxVCs)
 	return ok
 }
@@ -300,11 +303,11 @@ func validateSwitching(e *Experiment, r *reporter, maxLen int, lenOK bool) {
 func validateTraffic(e *Experiment, r *reporter, topoOK bool) {
 	t := &e.Traffic
 	oneOf(r, "traffic.process", t.Process, "bernoulli", "poisson")
-	patterns := []string{"uniform", "locality", "decreasing", "transpose", "bit-complement", "bit-reverse", "shuffle", "tornado", "neighbour", "hotspot"}
+	patterns := []string{"uniform", "locality", "decay", "transpose", "bit-complement", "bit-reverse", "shuffle", "tornado", "neighbour", "hotspot"}
 	if !oneOf(r, "traffic.pattern", t.Pattern, patterns...) {
 		return
 	}
-	owner := map[string]string{"radius": "locality", "phi": "locality", "decay": "decreasing", "hotspot_nodes": "hotspot", "hotspot_fraction": "hotspot"}
+	owner := map[string]string{"radius": "locality", "phi": "locality", "decay": "decay", "hotspot_nodes": "hotspot", "hotspot_fraction": "hotspot"}
 	for _, k := range []string{"radius", "phi", "decay", "hotspot_nodes", "hotspot_fraction"} {
 		if r.set("traffic."+k) && owner[k] != t.Pattern {
 			r.errorf("traffic."+k, "applies only to pattern: %s (pattern is %s)", owner[k], t.Pattern)
@@ -328,9 +331,9 @@ func validateTraffic(e *Experiment, r *reporter, topoOK bool) {
 				r.errorf("traffic.radius", "radius %d is the whole network (diameter %d): no node lies outside, so phi must be 1 (got %g)", t.Radius, d, t.Phi)
 			}
 		}
-	case "decreasing":
-		if required(r, "traffic.decay", "traffic.decay (d > 0; P(distance l) ~ d^l)") && (t.Decay <= 0 || t.Decay > 1000) {
-			r.errorf("traffic.decay", "%g is out of range (0, 1000]", t.Decay)
+	case "decay":
+		if required(r, "traffic.decay", "traffic.decay (d in (0, 1]; P(distance l) ~ d^l)") && (t.Decay <= 0 || t.Decay > 1) {
+			r.errorf("traffic.decay", "%g is out of range (0, 1]", t.Decay)
 		}
 	case "hotspot":
 		if required(r, "traffic.hotspot_fraction", "traffic.hotspot_fraction (share of messages sent to the hot spots)") && (t.HotspotFraction <= 0 || t.HotspotFraction > 1) {
@@ -357,6 +360,10 @@ func validateTraffic(e *Experiment, r *reporter, topoOK bool) {
 	}
 	nodes := e.Nodes()
 	switch t.Pattern {
+	case "locality", "decay":
+		if nodes > maxDistanceTableNodes {
+			r.errorf("traffic.pattern", "%s precomputes all pairwise distances: at most %d nodes, got %d", t.Pattern, maxDistanceTableNodes, nodes)
+		}
 	case "transpose":
 		if nw.Dimensions%2 != 0 {
 			r.errorf("traffic.pattern", "transpose swaps the two halves of a node's coordinates: it needs an even number of dimensions, got %d", nw.Dimensions)

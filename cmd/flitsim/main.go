@@ -1,0 +1,106 @@
+// Command flitsim runs flitsim experiments.
+//
+//	flitsim run CONFIG... [--out DIR] [--workers N] [--seed S] [--resume] [--quiet]
+//	flitsim version
+//
+// (model and validate are planned.) Exit codes, for scripts:
+//
+//	0    success
+//	2    usage error (unknown command or flag, missing argument)
+//	3    invalid config (every problem printed as file:line:col: key: message)
+//	4    runtime failure (a run failed, results could not be written)
+//	130  interrupted (Ctrl-C / SIGTERM); finished points are kept, rerun with --resume
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// Exit codes.
+const (
+	exitOK          = 0
+	exitUsage       = 2
+	exitConfig      = 3
+	exitRuntime     = 4
+	exitInterrupted = 130
+)
+
+// version is the flitsim version written in every result row; release
+// builds set it with -ldflags "-X main.version=...".
+var version = "0.1.0-dev"
+
+// exitError carries an exit code through the call chain.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+func withCode(code int, err error) error { return &exitError{code, err} }
+
+const usage = `flitsim: flit-level interconnection-network simulator
+
+Usage:
+  flitsim run CONFIG... [--out DIR] [--workers N] [--seed S] [--resume] [--quiet]
+  flitsim model CONFIG...      (not yet implemented)
+  flitsim validate CONFIG...   (not yet implemented)
+  flitsim version
+
+Run "flitsim run --help" for the flags of run. Exit codes: 0 ok, 2 usage,
+3 invalid config, 4 runtime failure, 130 interrupted.
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-ctx.Done()
+		stop() // a second Ctrl-C kills at once
+	}()
+	os.Exit(Main(ctx, os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// Main runs the command line args and returns the exit code.
+func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	err := dispatch(ctx, args, stdout, stderr)
+	if err == nil {
+		return exitOK
+	}
+	code := exitRuntime
+	var ee *exitError
+	if errors.As(err, &ee) {
+		code = ee.code
+	}
+	if msg := err.Error(); msg != "" {
+		fmt.Fprintln(stderr, "flitsim:", msg)
+	}
+	return code
+}
+
+func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return withCode(exitUsage, errors.New("no command"))
+	}
+	switch args[0] {
+	case "run":
+		return cmdRun(ctx, args[1:], stdout, stderr)
+	case "model", "validate":
+		return withCode(exitUsage, fmt.Errorf("%s: not yet implemented (planned: see docs/config.md); use flitsim run", args[0]))
+	case "version", "--version":
+		fmt.Fprintf(stdout, "flitsim %s\n", version)
+		return nil
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	fmt.Fprint(stderr, usage)
+	return withCode(exitUsage, fmt.Errorf("unknown command %q", args[0]))
+}

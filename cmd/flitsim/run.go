@@ -1,0 +1,117 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strconv"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/pflag"
+	"golang.org/x/term"
+
+	"github.com/flitsim/flitsim/configs"
+	"github.com/flitsim/flitsim/sim/sweep"
+)
+
+// unitFunc builds the function that runs one sweep unit of exps; tests
+// replace it with a fake engine.
+var unitFunc = engineUnitFunc
+
+// isTerminal reports whether w is a terminal (progress is drawn only there).
+var isTerminal = func(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := pflag.NewFlagSet("run", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.StringP("out", "o", "results", "directory for results.csv and results.json")
+	workers := fs.IntP("workers", "j", runtime.NumCPU(), "runs in parallel")
+	seed := fs.Uint64("seed", 0, "root seed, overriding every config's seed")
+	resume := fs.Bool("resume", false, "keep finished points in --out and run only the rest")
+	quiet := fs.BoolP("quiet", "q", false, "no progress display")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: flitsim run CONFIG... [flags]\n\nFlags:\n%s", fs.FlagUsages())
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return nil
+		}
+		return withCode(exitUsage, err)
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return withCode(exitUsage, errors.New("run: no config file given"))
+	}
+	if *workers < 1 {
+		return withCode(exitUsage, fmt.Errorf("run: --workers %d, want >= 1", *workers))
+	}
+	exps, err := configs.LoadAll(fs.Args())
+	if err != nil {
+		var es configs.Errors
+		if errors.As(err, &es) {
+			for _, e := range es {
+				fmt.Fprintln(stderr, e)
+			}
+			return withCode(exitConfig, fmt.Errorf("%d problem(s) in the config; nothing was run", len(es)))
+		}
+		return withCode(exitConfig, err)
+	}
+	jobs := make([]sweep.Job, len(exps))
+	for i, e := range exps {
+		if fs.Changed("seed") {
+			e.Seed = *seed
+		}
+		jobs[i] = sweep.Job{Name: e.Name, Hash: e.Hash(), Seed: e.Seed, RateUnit: e.Sweep.Unit, Rates: e.Sweep.Rates, Replications: e.Run.Replications}
+	}
+	fn, err := unitFunc(exps)
+	if err != nil {
+		return withCode(exitConfig, err)
+	}
+	var prog sweep.Progress
+	if !*quiet && isTerminal(stderr) {
+		stop := prog.Render(stderr, 250*time.Millisecond)
+		defer stop()
+	}
+	rows, err := sweep.Run(ctx, jobs, fn, sweep.Options{Workers: *workers, Dir: *out, Resume: *resume, Version: version, Progress: &prog})
+	printTable(stdout, rows)
+	total := 0
+	for _, j := range jobs {
+		total += len(j.Rates)
+	}
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
+		return withCode(exitInterrupted, fmt.Errorf("interrupted: %d of %d points finished and kept in %s; rerun with --resume to finish", len(rows), total, *out))
+	case errors.Is(err, sweep.ErrResumeMismatch):
+		return withCode(exitUsage, err)
+	}
+	return withCode(exitRuntime, err)
+}
+
+// printTable writes the rows as an aligned table.
+func printTable(w io.Writer, rows []sweep.Row) {
+	if len(rows) == 0 {
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "config\trate\tunit\tlatency\t±ci95\tnet.latency\taccepted\tstatus\t")
+	num := func(v *float64, prec int) string {
+		if v == nil {
+			return "-"
+		}
+		return strconv.FormatFloat(*v, 'f', prec, 64)
+	}
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%g\t%s\t%s\t%s\t%s\t%s\t%s\t\n", r.Config, r.Rate, r.RateUnit,
+			num(r.Latency, 2), num(r.LatencyCI95, 2), num(r.NetworkLatency, 2), num(r.Accepted, 4), r.Status)
+	}
+	tw.Flush()
+}
