@@ -89,9 +89,9 @@ type Sim struct {
 	busy  []bool // a completion is pending for the head
 	// retry holds the packets waiting to (re-)enter stage 1: one FIFO per
 	// source (RetryBuffer "source") or per stage-1 queue ("queue").
-	retry   []fifo
-	perSrc  bool
-	srcOf   []int32 // stage-1 input line -> source feeding it
+	retry  []fifo
+	perSrc bool
+	srcOf  []int32 // stage-1 input line -> source feeding it
 
 	arrRNG  []*rand.Rand // per source: emission times
 	dstRNG  []*rand.Rand // per source: destinations
@@ -168,7 +168,7 @@ func New(cfg Config) (*Sim, error) {
 	n, z, L := r.n, r.Stages, r.QueueLength
 	s := &Sim{cfg: r, net: nw, n: n, b: r.Degree, z: z, L: L, phase: int64(z + 2),
 		qbuf: make([]int32, z*n*L), qhead: make([]int32, z*n), qlen: make([]int32, z*n),
-		busy: make([]bool, z*n),
+		busy:     make([]bool, z*n),
 		retry:    make([]fifo, n),
 		perSrc:   r.perSrc,
 		srcOf:    make([]int32, n),
