@@ -128,6 +128,8 @@ func TestShortQueueHighLoad(t *testing.T) {
 func TestConservation(t *testing.T) {
 	for _, c := range []delta.Config{
 		{Rejection: delta.Drop, QueueLength: 1, Rate: 0.7},
+		{Rejection: delta.ResubmitSource, QueueLength: 1, Rate: 0.6, Degree: 2, Stages: 1},
+		{Rejection: delta.RetryPrevious, QueueLength: 3, Rate: 0.8, Degree: 3, Stages: 2, Wiring: "butterfly"},
 		{Rejection: delta.ResubmitSource, QueueLength: 2, Rate: 0.4, ResubmitDelay: 2.5},
 		{Rejection: delta.ResubmitSource, QueueLength: 2, Rate: 0.4, RetryBuffer: "queue"},
 		{Rejection: delta.RetryPrevious, QueueLength: 2, Rate: 0.45},
