@@ -14,9 +14,10 @@ func warmed(t testing.TB, n int, rate float64, arrivals, choice string) (*Sim, i
 		t.Fatal(err)
 	}
 	s.reset()
-	s.period(0, 20000)
-	s.measuring, s.measStart = true, 20000
-	return s, 20000
+	const warm = 5000
+	s.period(0, warm)
+	s.measuring, s.measStart = true, warm
+	return s, warm
 }
 
 // The slot loop (forwarding, generation, every measurement Add) allocates

@@ -157,7 +157,11 @@ func TestDeterministic(t *testing.T) {
 func TestZeroLoadDelayIsMeanDistance(t *testing.T) {
 	const n, lambda = 4, 0.001 // p = 0.00375
 	d := cube(t, n).MeanHops() // 32/15
-	for _, choice := range []string{slotted.ChoiceFree, slotted.ChoiceBlind} {
+	choices := []string{slotted.ChoiceFree, slotted.ChoiceBlind}
+	if testing.Short() {
+		choices = choices[:1]
+	}
+	for _, choice := range choices {
 		r := run(t, slotted.Config{Dim: n, Rate: lambda, Seed: 11, Choice: choice,
 			Run: slotted.RunControl{TargetRelCI: 0.005, MaxSlots: 1 << 23}})
 		mustOK(t, r)
@@ -279,7 +283,10 @@ func TestRunHonoursCancellation(t *testing.T) {
 func TestSaturationSearch(t *testing.T) {
 	lmax := cube(t, 4).LambdaMax().Lambda
 	cfg := slotted.Config{Dim: 4, Seed: 1, Run: slotted.RunControl{MaxSlots: 100000}}
-	const tol = 0.002
+	tol := 0.002
+	if testing.Short() {
+		cfg.Run.MaxSlots, tol = 50000, 0.004
+	}
 	s, err := slotted.SaturationSearch(context.Background(), cfg, 0, 0, tol)
 	if err != nil {
 		t.Fatal(err)
