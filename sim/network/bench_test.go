@@ -1,0 +1,55 @@
+package network
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/flitsim/flitsim/router"
+	"github.com/flitsim/flitsim/topology"
+	"github.com/flitsim/flitsim/traffic"
+)
+
+// benchConfig is the speed configuration: a k x k bidirectional
+// torus, dimension-order wormhole, 2 VCs x 8 flits, 16-flit messages,
+// uniform Bernoulli traffic at the given load in flits/node/cycle, with a
+// BookSim-like one-cycle-per-stage router.
+func benchConfig(k int, flitsPerNodeCycle float64) Config {
+	return Config{
+		Topology: topology.Spec{Kind: topology.Torus, K: k, N: 2, Bidirectional: true},
+		Router:   router.Config{VCs: 2, BufferDepth: 8, RoutingDelay: 1, VCAllocDelay: 1, SwitchAllocDelay: 1},
+		Pattern:  traffic.PatternSpec{Name: "uniform"},
+		Process:  "bernoulli",
+		Rate:     flitsPerNodeCycle / 16,
+		Length:   LengthSpec{Flits: 16},
+		Seed:     1,
+	}
+}
+
+// BenchmarkTorus measures simulated cycles per second (one op = one cycle)
+// in steady state, with flit-hops/s and allocations per cycle.
+func BenchmarkTorus(b *testing.B) {
+	for _, c := range []struct {
+		k    int
+		load float64
+	}{{8, 0.2}, {16, 0.1}} {
+		b.Run(fmt.Sprintf("%dx%d-load%.1f", c.k, c.k, c.load), func(b *testing.B) {
+			n, err := New(benchConfig(c.k, c.load))
+			if err != nil {
+				b.Fatal(err)
+			}
+			for i := 0; i < 20000; i++ { // warm up: queues, pools and lines at steady-state size
+				n.Step()
+			}
+			hops0 := n.flitHops
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				n.Step()
+			}
+			b.StopTimer()
+			sec := b.Elapsed().Seconds()
+			b.ReportMetric(float64(b.N)/sec, "cycles/s")
+			b.ReportMetric(float64(n.flitHops-hops0)/sec, "flit-hops/s")
+		})
+	}
+}

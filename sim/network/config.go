@@ -1,0 +1,153 @@
+package network
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/flitsim/flitsim/router"
+	"github.com/flitsim/flitsim/sim"
+
+	"github.com/flitsim/flitsim/topology"
+	"github.com/flitsim/flitsim/traffic"
+)
+
+// LengthSpec describes the message-length distribution.
+type LengthSpec struct {
+	Distribution string  // "fixed" (default) or "geometric"
+	Flits        int     // fixed: flits per message
+	Mean         float64 // geometric: mean flits (>= 1)
+	Max          int     // geometric: truncation (0 = unbounded)
+}
+
+// Routing algorithm names accepted by Config.Routing.
+const (
+	RoutingDimensionOrder = "dimension-order"
+	RoutingRandomMinimal  = "random-minimal"
+)
+
+// Config is everything needed to build and run one network at one load.
+// Zero latencies take the defaults noted; Router has no defaults.
+type Config struct {
+	Topology topology.Spec
+	Routing  string // RoutingDimensionOrder (default) or RoutingRandomMinimal
+	Router   router.Config
+
+	LinkLatency      int // cycles on a network link, >= 1 (0 means 1)
+	CreditDelay      int // cycles for a credit to return upstream, >= 1 (0 means 1)
+	InjectionLatency int // cycles from NIC to router input buffer, >= 0 (-1 means 0; 0 means 0)
+	EjectionLatency  int // cycles from router output to sink, >= 0
+	EjectionVCs      int // VCs of the local output port; 0 means Router.VCs
+
+	Pattern traffic.PatternSpec
+	Process string  // "bernoulli" (default) or "poisson"
+	Rate    float64 // offered load, messages per node per cycle (>= 0; 0 = no traffic process, messages only via Network.Offer)
+	Length  LengthSpec
+
+	Seed uint64
+	Run  sim.RunControl
+
+	// Debug checks flit conservation (generated = delivered + in flight)
+	// after every cycle and panics on a violation. For tests: it costs a
+	// pass over the whole network per cycle.
+	Debug bool
+
+	// singleClass collapses every VC class to class 0, removing the dateline
+	// scheme. Only tests set it, to build a network that can deadlock.
+	singleClass bool
+}
+
+// withDefaults returns c with zero fields replaced by their defaults.
+func (c Config) withDefaults() Config {
+	if c.Routing == "" {
+		c.Routing = RoutingDimensionOrder
+	}
+	if c.LinkLatency == 0 {
+		c.LinkLatency = 1
+	}
+	if c.CreditDelay == 0 {
+		c.CreditDelay = 1
+	}
+	if c.EjectionVCs == 0 {
+		c.EjectionVCs = c.Router.VCs
+	}
+	if c.Process == "" {
+		c.Process = "bernoulli"
+	}
+	if c.Length.Distribution == "" {
+		c.Length.Distribution = "fixed"
+	}
+	return c
+}
+
+// validate reports every problem with c (already defaulted) at once.
+func (c Config) validate() error {
+	var errs []error
+	add := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+	if err := c.Router.Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	if c.LinkLatency < 1 {
+		add("network: LinkLatency = %d, want >= 1", c.LinkLatency)
+	}
+	if c.CreditDelay < 1 {
+		add("network: CreditDelay = %d, want >= 1", c.CreditDelay)
+	}
+	if c.InjectionLatency < 0 || c.EjectionLatency < 0 {
+		add("network: injection/ejection latencies must be >= 0 (got %d, %d)", c.InjectionLatency, c.EjectionLatency)
+	}
+	if c.EjectionVCs < 1 || c.EjectionVCs > c.Router.VCs {
+		add("network: EjectionVCs = %d, want 1..%d", c.EjectionVCs, c.Router.VCs)
+	}
+	if c.Routing != RoutingDimensionOrder && c.Routing != RoutingRandomMinimal {
+		add("network: unknown routing %q (want %q or %q)", c.Routing, RoutingDimensionOrder, RoutingRandomMinimal)
+	}
+	if !(c.Rate >= 0) {
+		add("network: Rate = %v messages/node/cycle, want >= 0", c.Rate)
+	}
+	if c.Process != "bernoulli" && c.Process != "poisson" {
+		add("network: unknown process %q (want bernoulli or poisson)", c.Process)
+	}
+	if c.Process == "bernoulli" && c.Rate > 1 {
+		add("network: Bernoulli rate %v messages/node/cycle > 1 (at most one message per cycle)", c.Rate)
+	}
+	return errors.Join(errs...)
+}
+
+// ZeroLoadLatency returns the latency in cycles of an M-flit message crossing
+// `hops` links through an empty network (see the package documentation).
+// With wormhole or virtual cut-through:
+//
+//	InjectionLatency + (hops+1)*HopDelay + hops*LinkLatency + EjectionLatency + M - 1
+//
+// With store-and-forward each of the hops+1 routers also waits for the tail,
+// so its routing+VC-allocation share of HopDelay becomes
+// max(RoutingDelay+VCAllocDelay, M-1).
+func (c Config) ZeroLoadLatency(hops, flits int) int {
+	c = c.withDefaults()
+	perRouter := c.Router.HopDelay()
+	if c.Router.Switching == router.StoreAndForward {
+		front := c.Router.RoutingDelay + c.Router.VCAllocDelay
+		perRouter += max(front, flits-1) - front
+	}
+	return c.InjectionLatency + (hops+1)*perRouter + hops*c.LinkLatency + c.EjectionLatency + flits - 1
+}
+
+func (c Config) length() (traffic.Length, error) {
+	switch c.Length.Distribution {
+	case "fixed":
+		return traffic.NewFixedLength(c.Length.Flits)
+	case "geometric":
+		return traffic.NewGeometricLength(c.Length.Mean, c.Length.Max)
+	}
+	return nil, fmt.Errorf("network: unknown length distribution %q (want fixed or geometric)", c.Length.Distribution)
+}
+
+func (c Config) process() (traffic.Process, error) {
+	if c.Rate == 0 {
+		return nil, nil
+	}
+	if c.Process == "poisson" {
+		return traffic.NewPoisson(c.Rate)
+	}
+	return traffic.NewBernoulli(c.Rate)
+}

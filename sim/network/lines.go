@@ -1,0 +1,100 @@
+package network
+
+import (
+	"github.com/flitsim/flitsim/router"
+	"github.com/flitsim/flitsim/sim"
+)
+
+// wheel is a timing wheel of events of type T: slot t&mask holds the events
+// that happen in cycle t. Every delay is at least 0 and at most the wheel
+// span minus one, so a slot is always drained before it is reused. Slots keep
+// their capacity, so a warmed-up wheel never allocates.
+type wheel[T any] struct {
+	slots [][]T
+	mask  sim.Cycle
+}
+
+func newWheel[T any](maxDelay int) wheel[T] {
+	n := pow2(maxDelay + 1)
+	return wheel[T]{slots: make([][]T, n), mask: sim.Cycle(n - 1)}
+}
+
+// at schedules v for cycle c.
+func (w *wheel[T]) at(c sim.Cycle, v T) {
+	s := &w.slots[c&w.mask]
+	*s = append(*s, v)
+}
+
+// take returns the events of cycle c and empties the slot; the returned slice
+// is valid until events are next scheduled into that slot.
+func (w *wheel[T]) take(c sim.Cycle) []T {
+	s := &w.slots[c&w.mask]
+	ev := *s
+	*s = (*s)[:0]
+	return ev
+}
+
+// count returns the number of scheduled events (for conservation checks).
+func (w *wheel[T]) count() int {
+	n := 0
+	for _, s := range w.slots {
+		n += len(s)
+	}
+	return n
+}
+
+// flitArrival is a flit reaching input VC (port, vc) of router node, or the
+// sink of node when port is -1.
+type flitArrival struct {
+	node, port, vc int32
+	flit           router.Flit
+}
+
+// creditArrival is a credit reaching output VC (port, vc) of router node, or
+// the NIC of node (local input VC vc) when port is the local port.
+type creditArrival struct {
+	node, port, vc int32
+}
+
+// idQueue is an unbounded FIFO of packet ids (a node's source queue).
+type idQueue struct {
+	q    []int32
+	head int
+	n    int
+}
+
+func (q *idQueue) push(id int32) {
+	if q.n == len(q.q) {
+		c := 2 * len(q.q)
+		if c == 0 {
+			c = 8
+		}
+		nq := make([]int32, c)
+		for i := 0; i < q.n; i++ {
+			nq[i] = q.q[(q.head+i)%len(q.q)]
+		}
+		q.q, q.head = nq, 0
+	}
+	q.q[(q.head+q.n)%len(q.q)] = id
+	q.n++
+}
+
+func (q *idQueue) front() int32 { return q.q[q.head] }
+
+func (q *idQueue) pop() int32 {
+	id := q.q[q.head]
+	q.head++
+	if q.head == len(q.q) {
+		q.head = 0
+	}
+	q.n--
+	return id
+}
+
+func pow2(n int) int {
+	c := 1
+	for c < n {
+		c <<= 1
+	}
+	return c
+}

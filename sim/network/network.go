@@ -1,0 +1,566 @@
+package network
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/flitsim/flitsim/router"
+	"github.com/flitsim/flitsim/sim"
+	"github.com/flitsim/flitsim/topology"
+	"github.com/flitsim/flitsim/traffic"
+)
+
+// packet is one message's metadata, indexed by packet id.
+type packet struct {
+	src, dst int32
+	length   int32
+	hops     int32
+	gen      sim.Cycle // generation cycle
+	inject   sim.Cycle // cycle the head left the NIC
+}
+
+// nic is a node's network interface: it injects the packets of the source
+// queue, one flit per cycle, into the router's local input port, holding one
+// credit counter per local input VC.
+type nic struct {
+	cur  int32 // packet being injected, -1 when none
+	sent int32 // flits of cur already sent
+	vc   int32 // local input VC cur uses
+	rr   int32 // next VC to try for a new packet
+}
+
+// Network is one flit-level network at one offered load. It is not safe for
+// concurrent use; parallelism lives at the sweep level, one Network per
+// goroutine.
+type Network struct {
+	cfg     Config
+	topo    *topology.Topology
+	routing topology.Routing
+	routers []*router.Router
+	nodes   int
+	ports   int
+	local   int
+	vcs     int
+
+	chanSrc  []int32 // per channel: upstream router
+	chanDst  []int32 // per channel: downstream router
+	inCh     []int32 // per node*ports: channel entering through the port, -1 none
+	outCh    []int32 // per node*ports: channel leaving through the port, -1 none
+	outDelay sim.Cycle
+
+	// Delay lines as timing wheels: everything scheduled for cycle t is
+	// applied at the start of cycle t, before any node steps.
+	arrivals wheel[flitArrival]   // flits reaching router inputs (port >= 0) or sinks (port -1)
+	credits  wheel[creditArrival] // credits reaching router outputs or NICs (local port)
+	linkAt   sim.Cycle            // outDelay + LinkLatency
+	ejectAt  sim.Cycle            // outDelay + EjectionLatency
+
+	nics       []nic
+	nicCredits []int32 // per node*vcs
+	srcQ       []idQueue
+
+	packets  []packet
+	freeIDs  []int32
+	pattern  traffic.Pattern
+	process  traffic.Process
+	length   traffic.Length
+	arrRNG   []*rand.Rand
+	destRNG  []*rand.Rand
+	lenRNG   []*rand.Rand
+	calendar sim.Calendar[int32]
+
+	// active-node lists: nodes to step this cycle and next cycle
+	cur, next []int32
+	listed    []sim.Cycle // cycle for which a node is listed, -1 never
+
+	now          sim.Cycle
+	lastProgress sim.Cycle
+
+	// conservation counters (flits)
+	generatedFlits, deliveredFlits int64
+	queuedFlits                    int64 // in source queues, not yet injected
+	inSystem                       int64 // messages generated and not delivered
+	flitHops                       int64 // flits sent on network links, all time
+
+	stats measurement
+
+	onDeliver func(Delivery)
+}
+
+// Delivery describes one message whose tail reached its sink.
+type Delivery struct {
+	Src, Dst       int
+	Flits          int
+	Hops           int
+	Generated      sim.Cycle
+	Injected       sim.Cycle // head left the NIC
+	Delivered      sim.Cycle // tail reached the sink
+	Latency        sim.Cycle // Delivered - Generated
+	NetworkLatency sim.Cycle // Delivered - Injected
+}
+
+// OnDeliver sets a function called for every delivered message (nil to
+// stop). It is meant for tests and tracing; it costs one nil check per
+// message when unset.
+func (n *Network) OnDeliver(fn func(Delivery)) { n.onDeliver = fn }
+
+// New builds the network cfg describes.
+func New(cfg Config) (*Network, error) {
+	cfg = cfg.withDefaults()
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	topo, err := topology.New(cfg.Topology)
+	if err != nil {
+		return nil, err
+	}
+	var routing topology.Routing
+	if cfg.Routing == RoutingRandomMinimal {
+		routing = topology.NewRandomMinimal(topo)
+	} else {
+		routing = topology.NewDimensionOrder(topo)
+	}
+	if cfg.Router.VCs < routing.Classes() && !cfg.singleClass {
+		return nil, fmt.Errorf("network: %s routing on a %s needs %d VC classes, the router has %d VCs",
+			routing.Name(), topo, routing.Classes(), cfg.Router.VCs)
+	}
+	length, err := cfg.length()
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Router.Switching != router.Wormhole {
+		if length.Max() == 0 || length.Max() > cfg.Router.BufferDepth {
+			return nil, fmt.Errorf("network: %s needs every message to fit one VC buffer (%d flits) but messages are up to %s flits",
+				cfg.Router.Switching, cfg.Router.BufferDepth, maxString(length.Max()))
+		}
+	}
+	process, err := cfg.process()
+	if err != nil {
+		return nil, err
+	}
+	pattern, err := traffic.NewPattern(cfg.Pattern, topo)
+	if err != nil {
+		return nil, err
+	}
+	n := &Network{
+		cfg: cfg, topo: topo, routing: routing,
+		nodes: topo.Nodes(), ports: topo.Ports(), local: topo.LocalPort(), vcs: cfg.Router.VCs,
+		outDelay: sim.Cycle(cfg.Router.SwitchAllocDelay + cfg.Router.SwitchTraversalDelay),
+		pattern:  pattern, process: process, length: length,
+	}
+	nn := n.nodes
+	n.linkAt = n.outDelay + sim.Cycle(cfg.LinkLatency)
+	n.ejectAt = n.outDelay + sim.Cycle(cfg.EjectionLatency)
+	maxDelay := max(int(n.linkAt), int(n.ejectAt), cfg.InjectionLatency, cfg.CreditDelay)
+	n.arrivals = newWheel[flitArrival](maxDelay)
+	n.credits = newWheel[creditArrival](maxDelay)
+	chans := topo.Channels()
+	n.chanSrc = make([]int32, len(chans))
+	n.chanDst = make([]int32, len(chans))
+	for c, ch := range chans {
+		n.chanSrc[c], n.chanDst[c] = int32(ch.Src), int32(ch.Dst)
+	}
+	n.inCh = make([]int32, nn*n.ports)
+	n.outCh = make([]int32, nn*n.ports)
+	for i := 0; i < nn; i++ {
+		for p := 0; p < n.ports; p++ {
+			n.inCh[i*n.ports+p], n.outCh[i*n.ports+p] = -1, -1
+			if p != n.local {
+				n.inCh[i*n.ports+p] = int32(topo.In(i, p))
+				n.outCh[i*n.ports+p] = int32(topo.Out(i, p))
+			}
+		}
+	}
+	n.nics = make([]nic, nn)
+	n.nicCredits = make([]int32, nn*n.vcs)
+	n.srcQ = make([]idQueue, nn)
+	n.arrRNG = make([]*rand.Rand, nn)
+	n.destRNG = make([]*rand.Rand, nn)
+	n.lenRNG = make([]*rand.Rand, nn)
+	n.listed = make([]sim.Cycle, nn)
+	n.routers = make([]*router.Router, nn)
+	// One scratch buffer adapts topology candidates to router candidates;
+	// the network runs on one goroutine, so routers may share it.
+	tbuf := make([]topology.Candidate, 0, n.ports+1)
+	classes := routing.Classes()
+	if cfg.singleClass {
+		classes = 1
+	}
+	route := func(cur, dest int, out []router.Candidate) []router.Candidate {
+		tbuf = routing.Route(cur, dest, tbuf[:0])
+		for _, c := range tbuf {
+			if cfg.singleClass {
+				c.Class = 0
+			}
+			out = append(out, router.Candidate{Port: c.Port, Class: c.Class})
+		}
+		return out
+	}
+	for i := 0; i < nn; i++ {
+		n.nics[i] = nic{cur: -1}
+		for v := 0; v < n.vcs; v++ {
+			n.nicCredits[i*n.vcs+v] = int32(cfg.Router.BufferDepth)
+		}
+		n.arrRNG[i] = sim.NewStream(cfg.Seed, sim.PurposeTrafficArrival, uint64(i))
+		n.destRNG[i] = sim.NewStream(cfg.Seed, sim.PurposeTrafficDest, uint64(i))
+		n.lenRNG[i] = sim.NewStream(cfg.Seed, sim.PurposeTrafficLength, uint64(i))
+		n.listed[i] = -1
+		r, err := router.New(i, n.ports, cfg.Router, cfg.EjectionVCs, classes, route,
+			sim.NewStream(cfg.Seed, sim.PurposeRouting, uint64(i)))
+		if err != nil {
+			return nil, err
+		}
+		n.routers[i] = r
+		if process != nil {
+			n.calendar.Push(process.First(n.arrRNG[i]), int32(i))
+		}
+	}
+	n.cur = make([]int32, 0, nn)
+	n.next = make([]int32, 0, nn)
+	n.stats.init(len(chans))
+	return n, nil
+}
+
+func maxString(m int) string {
+	if m == 0 {
+		return "unbounded"
+	}
+	return fmt.Sprint(m)
+}
+
+// Topology returns the network's topology.
+func (n *Network) Topology() *topology.Topology { return n.topo }
+
+// Config returns the network's configuration with defaults filled in.
+func (n *Network) Config() Config { return n.cfg }
+
+// Now returns the current cycle: the next Step simulates cycle Now().
+func (n *Network) Now() sim.Cycle { return n.now }
+
+// InFlight returns the flits in the network: on links, in router buffers and
+// on ejection lines (source queues excluded).
+func (n *Network) InFlight() int64 {
+	return n.generatedFlits - n.deliveredFlits - n.queuedFlits
+}
+
+// Backlog returns the messages waiting in source queues, the one being
+// injected included.
+func (n *Network) Backlog() int {
+	b := 0
+	for i := range n.srcQ {
+		b += n.srcQ[i].n
+	}
+	return b
+}
+
+// Offer puts a message of the given length from src to dst into src's source
+// queue in the current cycle, outside the traffic process. Tests use it to
+// build hand-made scenarios.
+func (n *Network) Offer(src, dst, flits int) {
+	n.enqueue(src, dst, flits)
+	n.wakeNow(src)
+}
+
+// wakeNow lists node i for the current cycle (before nodes are stepped).
+func (n *Network) wakeNow(i int) {
+	if n.listed[i] != n.now {
+		n.listed[i] = n.now
+		n.cur = append(n.cur, int32(i))
+	}
+}
+
+// wake lists node i for the next cycle.
+func (n *Network) wake(i int) {
+	if n.listed[i] != n.now+1 {
+		n.listed[i] = n.now + 1
+		n.next = append(n.next, int32(i))
+	}
+}
+
+func (n *Network) enqueue(src, dst, flits int) {
+	var id int32
+	if k := len(n.freeIDs); k > 0 {
+		id = n.freeIDs[k-1]
+		n.freeIDs = n.freeIDs[:k-1]
+	} else {
+		id = int32(len(n.packets))
+		n.packets = append(n.packets, packet{})
+	}
+	n.packets[id] = packet{src: int32(src), dst: int32(dst), length: int32(flits), gen: n.now, inject: -1}
+	n.srcQ[src].push(id)
+	n.generatedFlits += int64(flits)
+	n.queuedFlits += int64(flits)
+	n.inSystem++
+	n.stats.generated(flits)
+}
+
+// generate pops this cycle's arrivals from the calendar.
+func (n *Network) generate() {
+	limit := float64(n.now + 1)
+	for {
+		at, node, ok := n.calendar.Peek()
+		if !ok || at >= limit {
+			return
+		}
+		n.calendar.Pop()
+		i := int(node)
+		dst := n.pattern.Dest(i, n.destRNG[i])
+		n.enqueue(i, dst, n.length.Draw(n.lenRNG[i]))
+		n.wakeNow(i)
+		n.calendar.Push(n.process.Next(at, n.arrRNG[i]), node)
+	}
+}
+
+// Step simulates one cycle.
+func (n *Network) Step() {
+	now := n.now
+	n.generate()
+	for _, a := range n.arrivals.take(now) {
+		if a.port < 0 {
+			n.deliver(a.flit)
+			continue
+		}
+		n.routers[a.node].Accept(int(a.port), int(a.vc), a.flit, now)
+		n.wakeNow(int(a.node))
+	}
+	for _, c := range n.credits.take(now) {
+		if int(c.port) == n.local {
+			n.nicCredits[int(c.node)*n.vcs+int(c.vc)]++
+		} else {
+			n.routers[c.node].AddCredit(int(c.port), int(c.vc))
+		}
+	}
+	for _, node := range n.cur {
+		n.stepNode(int(node))
+	}
+	n.stats.cycle(n.inSystem)
+	if n.cfg.Debug {
+		n.checkConservation()
+	}
+	n.cur, n.next = n.next, n.cur[:0]
+	n.now++
+}
+
+// stepNode runs one cycle of node i: NIC, router, departures.
+func (n *Network) stepNode(i int) {
+	now := n.now
+	r := n.routers[i]
+	n.injectFlit(i)
+	if r.Step(now) > 0 {
+		n.lastProgress = now
+	}
+	base := i * n.ports
+	for _, d := range r.Sent {
+		if d.Port == n.local {
+			if n.ejectAt == 0 {
+				n.deliver(d.Flit)
+			} else {
+				n.arrivals.at(now+n.ejectAt, flitArrival{node: int32(i), port: -1, flit: d.Flit})
+			}
+			continue
+		}
+		c := n.outCh[base+d.Port]
+		// By topology's port convention the channel enters the downstream
+		// router through the port it left by.
+		n.arrivals.at(now+n.linkAt, flitArrival{node: n.chanDst[c], port: int32(d.Port), vc: int32(d.VC), flit: d.Flit})
+		n.stats.channelFlit(int(c))
+		n.flitHops++
+		if d.Flit.IsHead() {
+			n.packets[d.Flit.Packet].hops++
+		}
+	}
+	at := now + sim.Cycle(n.cfg.CreditDelay)
+	for _, cr := range r.CreditsOut {
+		if cr.Port == n.local {
+			n.credits.at(at, creditArrival{node: int32(i), port: int32(n.local), vc: int32(cr.VC)})
+		} else {
+			n.credits.at(at, creditArrival{node: n.chanSrc[n.inCh[base+cr.Port]], port: int32(cr.Port), vc: int32(cr.VC)})
+		}
+	}
+	if r.Buffered() > 0 || n.srcQ[i].n > 0 {
+		n.wake(i)
+	}
+}
+
+// injectFlit lets node i's NIC put at most one flit on its injection line.
+func (n *Network) injectFlit(i int) {
+	now := n.now
+	credits := n.nicCredits[i*n.vcs : (i+1)*n.vcs]
+	q := &n.srcQ[i]
+	if q.n == 0 {
+		return
+	}
+	ni := &n.nics[i]
+	if ni.cur < 0 {
+		// A new packet takes the next local input VC with a free slot.
+		vc := int32(-1)
+		for k := int32(0); k < int32(n.vcs); k++ {
+			v := ni.rr + k
+			if v >= int32(n.vcs) {
+				v -= int32(n.vcs)
+			}
+			if credits[v] > 0 {
+				vc = v
+				break
+			}
+		}
+		if vc < 0 {
+			return
+		}
+		ni.cur, ni.sent, ni.vc = q.front(), 0, vc
+	}
+	if credits[ni.vc] == 0 {
+		return
+	}
+	pk := &n.packets[ni.cur]
+	f := router.Flit{Packet: ni.cur, Dest: pk.dst, Len: pk.length}
+	if ni.sent == 0 {
+		f.Flags |= router.Head
+		pk.inject = now
+	}
+	if ni.sent == pk.length-1 {
+		f.Flags |= router.Tail
+	}
+	credits[ni.vc]--
+	if n.cfg.InjectionLatency == 0 {
+		n.routers[i].Accept(n.local, int(ni.vc), f, now)
+	} else {
+		n.arrivals.at(now+sim.Cycle(n.cfg.InjectionLatency), flitArrival{node: int32(i), port: int32(n.local), vc: ni.vc, flit: f})
+	}
+	n.queuedFlits--
+	n.lastProgress = now
+	ni.sent++
+	if ni.sent == pk.length {
+		q.pop()
+		ni.cur = -1
+		ni.rr = ni.vc + 1
+		if ni.rr == int32(n.vcs) {
+			ni.rr = 0
+		}
+	}
+}
+
+// deliver hands a flit to its destination's sink.
+func (n *Network) deliver(f router.Flit) {
+	n.deliveredFlits++
+	n.lastProgress = n.now
+	n.stats.flitDelivered()
+	if !f.IsTail() {
+		return
+	}
+	pk := &n.packets[f.Packet]
+	n.inSystem--
+	n.stats.messageDelivered(n.now-pk.gen, n.now-pk.inject, int(pk.hops), pk.inject-pk.gen)
+	if n.onDeliver != nil {
+		n.onDeliver(Delivery{Src: int(pk.src), Dst: int(pk.dst), Flits: int(pk.length), Hops: int(pk.hops),
+			Generated: pk.gen, Injected: pk.inject, Delivered: n.now,
+			Latency: n.now - pk.gen, NetworkLatency: n.now - pk.inject})
+	}
+	n.freeIDs = append(n.freeIDs, f.Packet)
+}
+
+// checkConservation panics unless generated flits = delivered + queued +
+// flits on lines and in buffers.
+func (n *Network) checkConservation() {
+	inNet := int64(n.arrivals.count())
+	for i := range n.routers {
+		inNet += int64(n.routers[i].Buffered())
+	}
+	var queued int64
+	for i := range n.srcQ {
+		q := &n.srcQ[i]
+		for k := 0; k < q.n; k++ {
+			queued += int64(n.packets[q.q[(q.head+k)%len(q.q)]].length)
+		}
+		if n.nics[i].cur >= 0 {
+			queued -= int64(n.nics[i].sent)
+		}
+	}
+	if queued != n.queuedFlits || n.generatedFlits != n.deliveredFlits+queued+inNet {
+		panic(fmt.Sprintf("network: flit conservation violated at cycle %d: generated %d, delivered %d, queued %d (counter %d), in network %d",
+			n.now, n.generatedFlits, n.deliveredFlits, queued, n.queuedFlits, inNet))
+	}
+}
+
+// measurement accumulates what a run reports while the monitor measures.
+type measurement struct {
+	on            bool
+	start         sim.Cycle
+	cycles        int64
+	flitsOffered  int64
+	flitsAccepted int64
+	messages      int64
+	latency       sim.Accumulator
+	netLatency    *sim.BatchMeans
+	hops          sim.Accumulator
+	sourceWait    sim.Accumulator
+	inSystemSum   float64
+	hist          *sim.Histogram
+	channelFlits  []int64
+	observe       func(x float64)
+
+	periodSum   float64 // latency sum of the current sample period (always kept)
+	periodCount int64
+}
+
+func (m *measurement) init(channels int) {
+	m.netLatency = sim.NewBatchMeans(64, 10)
+	m.hist = sim.NewHistogram(4096)
+	m.channelFlits = make([]int64, channels)
+}
+
+func (m *measurement) reset(now sim.Cycle) {
+	m.on = true
+	m.start = now
+	m.cycles = 0
+	m.flitsOffered, m.flitsAccepted, m.messages = 0, 0, 0
+	m.latency = sim.Accumulator{}
+	m.netLatency.Reset()
+	m.hops = sim.Accumulator{}
+	m.sourceWait = sim.Accumulator{}
+	m.inSystemSum = 0
+	m.hist.Reset()
+	clear(m.channelFlits)
+}
+
+func (m *measurement) generated(flits int) {
+	if m.on {
+		m.flitsOffered += int64(flits)
+	}
+}
+
+func (m *measurement) flitDelivered() {
+	if m.on {
+		m.flitsAccepted++
+	}
+}
+
+func (m *measurement) channelFlit(c int) {
+	if m.on {
+		m.channelFlits[c]++
+	}
+}
+
+func (m *measurement) cycle(inSystem int64) {
+	if m.on {
+		m.cycles++
+		m.inSystemSum += float64(inSystem)
+	}
+}
+
+// periodSum and periodCount accumulate the current sample period's latency
+// observations for the monitor's warm-up and trend rules.
+func (m *measurement) messageDelivered(lat, netLat sim.Cycle, hops int, wait sim.Cycle) {
+	m.periodSum += float64(lat)
+	m.periodCount++
+	if !m.on {
+		return
+	}
+	m.messages++
+	m.latency.Add(float64(lat))
+	m.observe(float64(lat))
+	m.netLatency.Add(float64(netLat))
+	m.hops.Add(float64(hops))
+	m.sourceWait.Add(float64(wait))
+	m.hist.Add(int64(lat))
+}

@@ -1,0 +1,167 @@
+package network
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/flitsim/flitsim/router"
+	"github.com/flitsim/flitsim/sim"
+	"github.com/flitsim/flitsim/topology"
+	"github.com/flitsim/flitsim/traffic"
+)
+
+// pipeline is one router/link timing configuration under test.
+type pipeline struct {
+	name                      string
+	router                    router.Config
+	link, credit, inject, eje int
+}
+
+var pipelines = []pipeline{
+	{"one-cycle-hop", router.Config{VCs: 2, BufferDepth: 4}, 1, 1, 0, 0},
+	{"booksim-like", router.Config{VCs: 2, BufferDepth: 8, RoutingDelay: 1, VCAllocDelay: 1, SwitchAllocDelay: 1, SwitchTraversalDelay: 1}, 1, 1, 1, 1},
+	{"long-links", router.Config{VCs: 4, BufferDepth: 8, RoutingDelay: 2, SwitchTraversalDelay: 1}, 3, 2, 2, 1},
+	{"cut-through", router.Config{VCs: 2, BufferDepth: 8, RoutingDelay: 1, VCAllocDelay: 1, Switching: router.VirtualCutThrough}, 1, 1, 1, 1},
+	{"store-and-forward", router.Config{VCs: 2, BufferDepth: 8, RoutingDelay: 1, VCAllocDelay: 1, Switching: router.StoreAndForward}, 2, 1, 1, 1},
+}
+
+var topologies = []topology.Spec{
+	{Kind: topology.Torus, K: 4, N: 2, Bidirectional: true},
+	{Kind: topology.Torus, K: 5, N: 2},
+	{Kind: topology.Mesh, K: 4, N: 2},
+	{Kind: topology.Hypercube, K: 2, N: 4},
+	{Kind: topology.Ring, K: 7, N: 1, Bidirectional: true},
+	{Kind: topology.Ring, K: 6, N: 1},
+}
+
+func idleConfig(spec topology.Spec, p pipeline) Config {
+	return Config{
+		Topology: spec, Router: p.router,
+		LinkLatency: p.link, CreditDelay: p.credit, InjectionLatency: p.inject, EjectionLatency: p.eje,
+		Pattern: uniform, Length: LengthSpec{Flits: 5}, Debug: true,
+	}
+}
+
+// TestZeroLoadLatencyIsExact sends one message at a time through an empty
+// network, from two sources to every destination, and asserts the measured
+// latency equals Config.ZeroLoadLatency for the minimal distance, and that
+// the message crossed exactly that many links.
+func TestZeroLoadLatencyIsExact(t *testing.T) {
+	for _, spec := range topologies {
+		for _, p := range pipelines {
+			t.Run(fmt.Sprintf("%v-%dx%d-%s", spec.Kind, spec.K, spec.N, p.name), func(t *testing.T) {
+				n, err := New(idleConfig(spec, p))
+				if err != nil {
+					t.Fatal(err)
+				}
+				var got []Delivery
+				n.OnDeliver(func(d Delivery) { got = append(got, d) })
+				topo := n.Topology()
+				for _, src := range []int{0, topo.Nodes()/2 + 1} {
+					for dst := 0; dst < topo.Nodes(); dst++ {
+						for _, flits := range []int{1, 5} {
+							got = got[:0]
+							n.Offer(src, dst, flits)
+							for k := 0; k < 200 && len(got) == 0; k++ {
+								n.Step()
+							}
+							if len(got) != 1 {
+								t.Fatalf("%d->%d: message not delivered in 200 cycles", src, dst)
+							}
+							d := got[0]
+							h := topo.Distance(src, dst)
+							if want := sim.Cycle(n.Config().ZeroLoadLatency(h, flits)); d.Latency != want || d.Hops != h || d.NetworkLatency != want {
+								t.Fatalf("%d->%d (%d hops, %d flits): latency %d (network %d), %d hops; want %d, %d hops",
+									src, dst, h, flits, d.Latency, d.NetworkLatency, d.Hops, want, h)
+							}
+						}
+					}
+				}
+				if n.InFlight() != 0 {
+					t.Fatalf("%d flits left in flight", n.InFlight())
+				}
+			})
+		}
+	}
+}
+
+// TestConservationUnderLoad runs every topology and pipeline well past
+// saturation with the per-cycle conservation check on (Config.Debug).
+func TestConservationUnderLoad(t *testing.T) {
+	for _, spec := range topologies {
+		for _, p := range pipelines {
+			t.Run(fmt.Sprintf("%v-%dx%d-%s", spec.Kind, spec.K, spec.N, p.name), func(t *testing.T) {
+				cfg := idleConfig(spec, p)
+				cfg.Rate = 0.15
+				cfg.Process = "poisson"
+				n, err := New(cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				delivered := 0
+				n.OnDeliver(func(Delivery) { delivered++ })
+				for k := 0; k < 3000; k++ {
+					n.Step()
+				}
+				if delivered == 0 {
+					t.Fatal("nothing delivered")
+				}
+			})
+		}
+	}
+}
+
+// TestSameSeedSameTrace: two networks with the same config and seed deliver
+// the same messages at the same cycles; another seed differs.
+func TestSameSeedSameTrace(t *testing.T) {
+	trace := func(seed uint64) []Delivery {
+		cfg := idleConfig(topology.Spec{Kind: topology.Torus, K: 4, N: 2, Bidirectional: true}, pipelines[1])
+		cfg.Rate, cfg.Seed, cfg.Debug = 0.05, seed, false
+		cfg.Routing = RoutingRandomMinimal
+		cfg.Length = LengthSpec{Distribution: "geometric", Mean: 4}
+		n, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []Delivery
+		n.OnDeliver(func(d Delivery) { out = append(out, d) })
+		for k := 0; k < 5000; k++ {
+			n.Step()
+		}
+		return out
+	}
+	a, b, c := trace(7), trace(7), trace(8)
+	if len(a) == 0 || fmt.Sprint(a) != fmt.Sprint(b) {
+		t.Fatalf("same seed gave different traces (%d vs %d deliveries)", len(a), len(b))
+	}
+	if fmt.Sprint(a) == fmt.Sprint(c) {
+		t.Fatal("different seeds gave the same trace")
+	}
+}
+
+func TestConfigErrors(t *testing.T) {
+	good := idleConfig(topology.Spec{Kind: topology.Torus, K: 4, N: 2, Bidirectional: true}, pipelines[0])
+	for name, mutate := range map[string]func(*Config){
+		"one VC on a dateline torus": func(c *Config) { c.Router.VCs = 1 },
+		"negative rate":              func(c *Config) { c.Rate = -1 },
+		"bernoulli above one":        func(c *Config) { c.Rate = 1.5 },
+		"unknown routing":            func(c *Config) { c.Routing = "west-first" },
+		"cut-through too long":       func(c *Config) { c.Router.Switching = router.VirtualCutThrough; c.Length.Flits = 9 },
+		"cut-through unbounded": func(c *Config) {
+			c.Router.Switching = router.StoreAndForward
+			c.Length = LengthSpec{Distribution: "geometric", Mean: 3}
+		},
+		"ejection VCs": func(c *Config) { c.EjectionVCs = 3 },
+	} {
+		c := good
+		mutate(&c)
+		if _, err := New(c); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+	if _, err := New(good); err != nil {
+		t.Fatalf("good config refused: %v", err)
+	}
+}
+
+var uniform = traffic.PatternSpec{Name: "uniform"}

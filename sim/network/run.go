@@ -1,0 +1,201 @@
+package network
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/flitsim/flitsim/router"
+	"github.com/flitsim/flitsim/sim"
+)
+
+// Run statuses reported in Result.Status.
+const (
+	StatusOK        = "ok"        // converged to the CI target, or reached the cycle cap with a valid CI
+	StatusSaturated = "saturated" // source queues grew without bound: no steady state
+	StatusDeadlock  = "deadlock"  // flits in flight, none moved for Run.DeadlockCycles cycles
+)
+
+// BlockedChannel is one input VC holding flits when a deadlock was declared:
+// the channel feeding it (or "inject" for the local port) and its state.
+type BlockedChannel struct {
+	Router  int
+	From    int // upstream router, -1 for the local (injection) port
+	Port    int
+	VC      int
+	Flits   int
+	Packet  int32
+	State   string // "vc-allocation": waiting for an output VC; "active": waiting for credits or the switch
+	OutPort int
+	OutVC   int
+}
+
+func (b BlockedChannel) String() string {
+	from := "inject"
+	if b.From >= 0 {
+		from = fmt.Sprint(b.From)
+	}
+	return fmt.Sprintf("%s->%d port %d vc %d: %d flits of packet %d, %s (out port %d vc %d)",
+		from, b.Router, b.Port, b.VC, b.Flits, b.Packet, b.State, b.OutPort, b.OutVC)
+}
+
+// Result is what one run measured. Latencies are in cycles, rates in flits
+// per node per cycle. When Status is not "ok" the latency fields are zero
+// and must not be read as numbers.
+type Result struct {
+	Status string
+	Reason string
+
+	Latency            float64 // generation -> tail delivered, mean
+	LatencyCI95        float64 // half-width, batch means
+	NetworkLatency     float64 // head injected -> tail delivered, mean
+	NetworkLatencyCI95 float64
+	SourceWait         float64 // generation -> head injected, mean
+	P50, P95, P99      int64   // latency percentiles
+
+	Offered          float64 // flits generated per node per cycle during measurement
+	Accepted         float64 // flits delivered per node per cycle during measurement
+	AcceptedMessages float64 // messages delivered per node per cycle
+	Hops             float64 // mean links crossed per message
+	MeanInSystem     float64 // time-average messages generated and not yet delivered (Little: = AcceptedMessages*nodes*Latency)
+	ChannelUtil      []float64
+	MeanChannelUtil  float64
+	MaxChannelUtil   float64
+
+	Messages      int64 // messages measured
+	Cycles        int64 // cycles simulated in all
+	WarmupEnd     int64 // cycle measurement started
+	MeasureCycles int64
+
+	DeadlockCycle int64            // cycle the deadlock was declared
+	Blocked       []BlockedChannel // up to 32 blocked input VCs
+}
+
+// Run simulates until sim's run control stops: the CI target is met, the
+// cycle cap is reached, the point saturates or the network deadlocks. It
+// returns ctx.Err() if the context is cancelled, checked every period.
+func (n *Network) Run(ctx context.Context) (Result, error) {
+	mon, err := sim.NewMonitor(n.cfg.Run)
+	if err != nil {
+		return Result{}, err
+	}
+	rc := mon.Config()
+	n.stats.observe = mon.Observe
+	deadlockAfter := rc.DeadlockCycles
+	for {
+		if err := ctx.Err(); err != nil {
+			return Result{}, err
+		}
+		for k := sim.Cycle(0); k < rc.Period; k++ {
+			n.Step()
+			if n.now-n.lastProgress >= deadlockAfter && n.InFlight() > 0 {
+				return n.deadlockResult(), nil
+			}
+		}
+		wasMeasuring := mon.Measuring()
+		var mean float64
+		if n.stats.periodCount > 0 {
+			mean = n.stats.periodSum / float64(n.stats.periodCount)
+		}
+		d := mon.EndPeriod(sim.PeriodReport{
+			End:                 n.now,
+			MeanObservation:     mean,
+			Count:               n.stats.periodCount,
+			Backlog:             float64(n.Backlog()),
+			InFlight:            n.InFlight(),
+			CyclesSinceProgress: n.now - n.lastProgress,
+		})
+		n.stats.periodSum, n.stats.periodCount = 0, 0
+		if !wasMeasuring && mon.Measuring() {
+			n.stats.reset(n.now)
+		}
+		if d == sim.Stop {
+			return n.result(mon), nil
+		}
+	}
+}
+
+// result assembles the Result from the monitor's verdict and the measurement.
+func (n *Network) result(mon *sim.Monitor) Result {
+	m := &n.stats
+	res := Result{
+		Cycles:        int64(n.now),
+		WarmupEnd:     int64(m.start),
+		MeasureCycles: m.cycles,
+		Messages:      m.messages,
+		Reason:        mon.StatusReason(),
+	}
+	switch mon.Status() {
+	case sim.Saturated:
+		res.Status = StatusSaturated
+		return res
+	case sim.Deadlocked:
+		return n.deadlockResult()
+	}
+	mean, hw, ok := mon.Estimate()
+	if !ok || m.cycles == 0 {
+		res.Status = StatusSaturated
+		if res.Reason == "" {
+			res.Reason = "no confidence interval: too few measured messages"
+		}
+		return res
+	}
+	res.Status = StatusOK
+	nodeCycles := float64(m.cycles) * float64(n.nodes)
+	res.Latency, res.LatencyCI95 = mean, hw
+	res.NetworkLatency = m.netLatency.Mean()
+	if h, ok := m.netLatency.CI95(); ok {
+		res.NetworkLatencyCI95 = h
+	}
+	res.SourceWait = m.sourceWait.Mean()
+	res.P50, res.P95, res.P99 = m.hist.Percentile(0.50), m.hist.Percentile(0.95), m.hist.Percentile(0.99)
+	res.Offered = float64(m.flitsOffered) / nodeCycles
+	res.Accepted = float64(m.flitsAccepted) / nodeCycles
+	res.AcceptedMessages = float64(m.messages) / nodeCycles
+	res.Hops = m.hops.Mean()
+	res.MeanInSystem = m.inSystemSum / float64(m.cycles)
+	res.ChannelUtil = make([]float64, len(m.channelFlits))
+	for c, f := range m.channelFlits {
+		u := float64(f) / float64(m.cycles)
+		res.ChannelUtil[c] = u
+		res.MeanChannelUtil += u
+		res.MaxChannelUtil = max(res.MaxChannelUtil, u)
+	}
+	if len(m.channelFlits) > 0 {
+		res.MeanChannelUtil /= float64(len(m.channelFlits))
+	}
+	return res
+}
+
+// deadlockResult reports the cycle and the blocked input VCs.
+func (n *Network) deadlockResult() Result {
+	res := Result{Status: StatusDeadlock, Cycles: int64(n.now), DeadlockCycle: int64(n.now),
+		WarmupEnd: int64(n.stats.start)}
+	var buf []router.BlockedVC
+	for i, r := range n.routers {
+		buf = r.Blocked(buf[:0])
+		for _, b := range buf {
+			if len(res.Blocked) == 32 {
+				break
+			}
+			from := -1
+			if b.Port != n.local {
+				from = int(n.chanSrc[n.inCh[i*n.ports+b.Port]])
+			}
+			res.Blocked = append(res.Blocked, BlockedChannel{Router: i, From: from, Port: b.Port, VC: b.VC,
+				Flits: b.Flits, Packet: b.Packet, State: b.State, OutPort: b.OutPort, OutVC: b.OutVC})
+		}
+	}
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "no flit moved for %d cycles with %d flits in flight (cycle %d); blocked:",
+		n.now-n.lastProgress, n.InFlight(), n.now)
+	for k, b := range res.Blocked {
+		if k == 4 {
+			fmt.Fprintf(&sb, " ... (%d listed in Blocked)", len(res.Blocked))
+			break
+		}
+		sb.WriteString(" [" + b.String() + "]")
+	}
+	res.Reason = sb.String()
+	return res
+}

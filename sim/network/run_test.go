@@ -1,0 +1,153 @@
+package network
+
+import (
+	"context"
+	"math"
+	"reflect"
+	"testing"
+
+	"github.com/flitsim/flitsim/router"
+	"github.com/flitsim/flitsim/sim"
+	"github.com/flitsim/flitsim/topology"
+	"github.com/flitsim/flitsim/traffic"
+)
+
+// quickRun is run control for tests: short periods, a tight CI target and
+// a cycle cap that keeps each run well under a second.
+func quickRun(maxCycles sim.Cycle) sim.RunControl {
+	return sim.RunControl{Period: 500, Warmup: 2000, MinMeasure: 5000, MaxCycles: maxCycles, TargetRelCI: 0.01,
+		BacklogLimit: 2000, DeadlockCycles: 2000}
+}
+
+func mustRun(t *testing.T, cfg Config) Result {
+	t.Helper()
+	n, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := n.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// TestLowLoadLatencyIsZeroLoadLatency: at near-zero load the measured mean
+// latency equals the closed-form zero-load latency averaged over uniform
+// destinations (mean distance Dbar, self excluded):
+//
+//	T0 = InjectionLatency + (Dbar+1)*HopDelay + Dbar*LinkLatency + EjectionLatency + M - 1
+//
+// up to the little contention left at 0.004 flits/node/cycle: the test
+// allows the CI half-width below T0 and CI + 0.5% above.
+func TestLowLoadLatencyIsZeroLoadLatency(t *testing.T) {
+	for _, spec := range []topology.Spec{
+		{Kind: topology.Torus, K: 4, N: 2, Bidirectional: true},
+		{Kind: topology.Mesh, K: 4, N: 2},
+		{Kind: topology.Hypercube, K: 2, N: 4},
+	} {
+		cfg := Config{Topology: spec, Router: pipelines[1].router, LinkLatency: 1, CreditDelay: 1,
+			InjectionLatency: 1, EjectionLatency: 1, Pattern: uniform, Process: "bernoulli",
+			Rate: 0.001, Length: LengthSpec{Flits: 4}, Seed: 3, Run: quickRun(2000000)}
+		cfg.Run.TargetRelCI = 0.003
+		res := mustRun(t, cfg)
+		topo, _ := topology.New(spec)
+		dbar := topo.MeanDistance(false)
+		c := cfg.withDefaults()
+		t0 := float64(c.InjectionLatency+c.EjectionLatency) + (dbar+1)*float64(c.Router.HopDelay()) + dbar*float64(c.LinkLatency) + 3
+		t.Logf("%v: latency %.3f ± %.3f, T0 %.3f, hops %.3f (Dbar %.3f), %d messages", topo, res.Latency, res.LatencyCI95, t0, res.Hops, dbar, res.Messages)
+		if res.Status != StatusOK {
+			t.Fatalf("%v: status %s (%s)", topo, res.Status, res.Reason)
+		}
+		if res.Latency < t0-res.LatencyCI95 || res.Latency > t0+res.LatencyCI95+0.005*t0 {
+			t.Errorf("%v: latency %.3f ± %.3f, want T0 = %.3f", topo, res.Latency, res.LatencyCI95, t0)
+		}
+		// Hops of uniform traffic: mean distance within 4 standard errors.
+		if se := math.Sqrt(dbar / float64(res.Messages)); math.Abs(res.Hops-dbar) > 4*se+0.01 {
+			t.Errorf("%v: mean hops %.4f, want Dbar = %.4f", topo, res.Hops, dbar)
+		}
+	}
+}
+
+// TestLittlesLaw: the time-average number of messages in the system equals
+// throughput (messages per cycle) times mean latency, within the latency's
+// CI (the throughput estimate's own error is far smaller at this length).
+func TestLittlesLaw(t *testing.T) {
+	cfg := benchConfig(4, 0.3)
+	cfg.Run = quickRun(200000)
+	res := mustRun(t, cfg)
+	if res.Status != StatusOK {
+		t.Fatalf("status %s (%s)", res.Status, res.Reason)
+	}
+	lambda := res.AcceptedMessages * 16 // 4x4 nodes
+	want := lambda * res.Latency
+	tol := lambda*res.LatencyCI95 + 0.01*want
+	t.Logf("L = %.3f, lambda*W = %.4f * %.2f = %.3f (tolerance %.3f)", res.MeanInSystem, lambda, res.Latency, want, tol)
+	if math.Abs(res.MeanInSystem-want) > tol {
+		t.Errorf("Little's law: L = %.3f, lambda*W = %.3f (tolerance %.3f)", res.MeanInSystem, want, tol)
+	}
+	// Below saturation the network accepts what is offered.
+	if math.Abs(res.Accepted-res.Offered) > 0.02*res.Offered {
+		t.Errorf("accepted %.4f flits/node/cycle, offered %.4f", res.Accepted, res.Offered)
+	}
+}
+
+// TestRunIsDeterministic: same config and seed give identical results.
+func TestRunIsDeterministic(t *testing.T) {
+	cfg := benchConfig(4, 0.2)
+	cfg.Run = quickRun(50000)
+	cfg.Routing = RoutingRandomMinimal
+	a, b := mustRun(t, cfg), mustRun(t, cfg)
+	if !reflect.DeepEqual(a, b) {
+		t.Fatalf("same seed, different results:\n%+v\n%+v", a, b)
+	}
+	cfg.Seed++
+	if c := mustRun(t, cfg); c.Latency == a.Latency {
+		t.Fatalf("another seed gave the same latency %v", c.Latency)
+	}
+}
+
+func TestSaturationIsReportedNotANumber(t *testing.T) {
+	cfg := benchConfig(4, 0.9) // far beyond the 4x4 torus's uniform capacity
+	cfg.Run = quickRun(200000)
+	res := mustRun(t, cfg)
+	if res.Status != StatusSaturated || res.Latency != 0 {
+		t.Fatalf("status %s latency %v (%s), want saturated", res.Status, res.Latency, res.Reason)
+	}
+	t.Logf("saturated at cycle %d: %s", res.Cycles, res.Reason)
+}
+
+// TestDeadlockIsDetected removes the dateline classes from a unidirectional
+// ring with one VC: wormhole packets longer than the buffers then wait on
+// each other round the ring. The run must stop and name the blocked VCs.
+func TestDeadlockIsDetected(t *testing.T) {
+	cfg := Config{
+		Topology: topology.Spec{Kind: topology.Ring, K: 4, N: 1},
+		Router:   router.Config{VCs: 1, BufferDepth: 2},
+		Pattern:  traffic.PatternSpec{Name: "uniform"}, Process: "bernoulli", Rate: 0.04,
+		Length: LengthSpec{Flits: 8}, Seed: 1, Run: quickRun(100000),
+		singleClass: true,
+	}
+	cfg.Run.BacklogLimit = 1e9
+	cfg.Run.DeadlockCycles = 500
+	res := mustRun(t, cfg)
+	if res.Status != StatusDeadlock || len(res.Blocked) == 0 {
+		t.Fatalf("status %s, %d blocked (%s), want deadlock", res.Status, len(res.Blocked), res.Reason)
+	}
+	t.Logf("deadlock at cycle %d: %s", res.DeadlockCycle, res.Reason)
+}
+
+func TestRunHonoursCancellation(t *testing.T) {
+	cfg := benchConfig(4, 0.2)
+	cfg.Run = quickRun(1 << 40)
+	cfg.Run.TargetRelCI = 1e-9
+	n, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := n.Run(ctx); err == nil {
+		t.Fatal("cancelled run returned no error")
+	}
+}
