@@ -2,6 +2,7 @@ package router
 
 import (
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 
 	"github.com/flitsim/flitsim/sim"
@@ -181,6 +182,14 @@ type Router struct {
 	buffered  int // flits in input buffers
 	waitingVA int // input VCs in vcRouting
 
+	// Work masks, so allocation touches only VCs that have work: per input
+	// port, bit v set when VC v may request the switch (active with flits)
+	// or waits for VC allocation (routing); and the ports with any bit set.
+	saMask  []uint64
+	vaMask  []uint64
+	saPorts uint64
+	vaPorts uint64
+
 	// Sent and CreditsOut are this cycle's outputs, valid until the next Step.
 	Sent       []Departure
 	CreditsOut []CreditReturn
@@ -217,6 +226,7 @@ func New(id, ports int, cfg Config, ejectVCs, classes int, route RouteFunc, rng 
 		cand:  make([]Candidate, 0, ports+1),
 		vaReq: make([]int32, n), vaTouched: make([]int32, 0, n),
 		saReqVC: make([]int32, ports), saReqOut: make([]int32, ports),
+		saMask: make([]uint64, ports), vaMask: make([]uint64, ports),
 		Sent: make([]Departure, 0, ports), CreditsOut: make([]CreditReturn, 0, ports),
 	}
 	r.noInfiniteCreditsAt = r.local * r.vcs
@@ -256,6 +266,7 @@ func (r *Router) Accept(port, vc int, f Flit, now sim.Cycle) {
 	if ivc.state == vcIdle && ivc.count == 1 {
 		r.startRouting(i, now)
 	}
+	r.mark(port, vc)
 }
 
 // AddCredit returns one credit to output VC (port, vc): a slot of the
@@ -265,6 +276,33 @@ func (r *Router) AddCredit(port, vc int) {
 	r.ovCredits[o]++
 	if r.ovCredits[o] > int32(r.depth) {
 		panic(fmt.Sprintf("router %d: output VC (%d,%d) has %d credits for a %d-flit buffer", r.id, port, vc, r.ovCredits[o], r.depth))
+	}
+}
+
+// mark updates the work masks of input VC (p, v) from its state.
+func (r *Router) mark(p, v int) {
+	ivc := &r.in[p*r.vcs+v]
+	bit := uint64(1) << uint(v)
+	if ivc.state == vcActive && ivc.count > 0 {
+		r.saMask[p] |= bit
+	} else {
+		r.saMask[p] &^= bit
+	}
+	if ivc.state == vcRouting {
+		r.vaMask[p] |= bit
+	} else {
+		r.vaMask[p] &^= bit
+	}
+	pbit := uint64(1) << uint(p)
+	if r.saMask[p] != 0 {
+		r.saPorts |= pbit
+	} else {
+		r.saPorts &^= pbit
+	}
+	if r.vaMask[p] != 0 {
+		r.vaPorts |= pbit
+	} else {
+		r.vaPorts &^= pbit
 	}
 }
 
@@ -320,39 +358,40 @@ func (r *Router) Step(now sim.Cycle) int {
 func (r *Router) allocateVCs(now sim.Cycle) {
 	r.vaTouched = r.vaTouched[:0]
 	cutThrough := r.cfg.Switching != Wormhole
-	for i := range r.in {
-		ivc := &r.in[i]
-		if ivc.state != vcRouting {
-			continue
-		}
-		ivc.outVC = -1 // no request unless one is made below
-		if ivc.readyAt > now {
-			continue
-		}
-		// Input stage: first free admissible output VC at or after the pointer.
-		span := ivc.vcHi - ivc.vcLo
-		start := r.vaPtr[i]
-		if start < ivc.vcLo || start >= ivc.vcHi {
-			start = ivc.vcLo
-		}
-		var need int32
-		if cutThrough && ivc.outPort != int32(r.local) {
-			need = r.buf[i*r.depth+int(ivc.head)].Len
-		}
-		for k := int32(0); k < span; k++ {
-			o := start + k
-			if o >= ivc.vcHi {
-				o -= span
-			}
-			if r.ovOwner[o] >= 0 || r.ovCredits[o] < need {
+	for ports := r.vaPorts; ports != 0; ports &= ports - 1 {
+		p := bits.TrailingZeros64(ports)
+		for m := r.vaMask[p]; m != 0; m &= m - 1 {
+			i := p*r.vcs + bits.TrailingZeros64(m)
+			ivc := &r.in[i]
+			ivc.outVC = -1 // no request unless one is made below
+			if ivc.readyAt > now {
 				continue
 			}
-			if r.vaReq[o] < 0 {
-				r.vaTouched = append(r.vaTouched, o)
-				r.vaReq[o] = int32(i) // first requester marks the VC; the output stage rescans
+			// Input stage: first free admissible output VC at or after the pointer.
+			span := ivc.vcHi - ivc.vcLo
+			start := r.vaPtr[i]
+			if start < ivc.vcLo || start >= ivc.vcHi {
+				start = ivc.vcLo
 			}
-			ivc.outVC = o // tentative request
-			break
+			var need int32
+			if cutThrough && ivc.outPort != int32(r.local) {
+				need = r.buf[i*r.depth+int(ivc.head)].Len
+			}
+			for k := int32(0); k < span; k++ {
+				o := start + k
+				if o >= ivc.vcHi {
+					o -= span
+				}
+				if r.ovOwner[o] >= 0 || r.ovCredits[o] < need {
+					continue
+				}
+				if r.vaReq[o] < 0 {
+					r.vaTouched = append(r.vaTouched, o)
+					r.vaReq[o] = int32(i)
+				}
+				ivc.outVC = o // the request
+				break
+			}
 		}
 	}
 	// Output stage: each requested output VC grants one requester by round robin.
@@ -373,6 +412,7 @@ func (r *Router) allocateVCs(now sim.Cycle) {
 			ivc.readyAt = now + sim.Cycle(r.cfg.VCAllocDelay)
 			r.ovOwner[o] = i
 			r.waitingVA--
+			r.mark(int(i)/r.vcs, int(i)%r.vcs)
 			r.ovPtr[o] = i + 1
 			if r.ovPtr[o] == n {
 				r.ovPtr[o] = 0
@@ -388,19 +428,24 @@ func (r *Router) allocateVCs(now sim.Cycle) {
 // allocateSwitch is the separable input-first switch allocator followed by
 // switch traversal of the winners.
 func (r *Router) allocateSwitch(now sim.Cycle) {
-	var requested uint64 // bit q set: output port q has a request
+	var requested uint64  // bit q set: output port q has a request
+	var requesting uint64 // bit p set: input port p requests
 	saf := r.cfg.Switching == StoreAndForward
-	for p := 0; p < r.ports; p++ {
-		r.saReqVC[p] = -1
-		base := p * r.vcs
-		start := int(r.saInPtr[p])
-		for k := 0; k < r.vcs; k++ {
-			v := start + k
+	for ports := r.saPorts; ports != 0; ports &= ports - 1 {
+		p := bits.TrailingZeros64(ports)
+		m := r.saMask[p]
+		// Rotate so the round-robin pointer's VC is bit 0.
+		start := uint(r.saInPtr[p])
+		if start != 0 {
+			m = m>>start | m<<(uint(r.vcs)-start)&(1<<uint(r.vcs)-1)
+		}
+		for ; m != 0; m &= m - 1 {
+			v := int(start) + bits.TrailingZeros64(m)
 			if v >= r.vcs {
 				v -= r.vcs
 			}
-			ivc := &r.in[base+v]
-			if ivc.state != vcActive || ivc.count == 0 || ivc.readyAt > now {
+			ivc := &r.in[p*r.vcs+v]
+			if ivc.readyAt > now {
 				continue
 			}
 			o := int(ivc.outVC)
@@ -413,6 +458,7 @@ func (r *Router) allocateSwitch(now sim.Cycle) {
 			r.saReqVC[p] = int32(v)
 			r.saReqOut[p] = ivc.outPort
 			requested |= 1 << uint(ivc.outPort)
+			requesting |= 1 << uint(p)
 			break
 		}
 	}
@@ -427,7 +473,7 @@ func (r *Router) allocateSwitch(now sim.Cycle) {
 			if p >= r.ports {
 				p -= r.ports
 			}
-			if r.saReqVC[p] < 0 || r.saReqOut[p] != int32(q) {
+			if requesting&(1<<uint(p)) == 0 || r.saReqOut[p] != int32(q) {
 				continue
 			}
 			v := int(r.saReqVC[p])
@@ -471,6 +517,7 @@ func (r *Router) traverse(p, v int, now sim.Cycle) {
 			r.startRouting(i, now+1)
 		}
 	}
+	r.mark(p, v)
 }
 
 // BlockedVC describes an input VC holding flits, for deadlock reports.
