@@ -176,6 +176,10 @@ func (c Config) validate() error {
 	if r.Warmup >= r.MaxSlots && r.MaxSlots >= 1 {
 		add("Run.Warmup = %d slots leaves no measurement before MaxSlots = %d", r.Warmup, r.MaxSlots)
 	}
+	if r.Warmup == 0 && r.Period >= 1 && r.MaxWarmup >= 1 && r.MaxWarmup < firstMSERCheck*r.Period {
+		add("Run.MaxWarmup = %d slots is shorter than the %d periods (%d slots) automatic warm-up needs; raise it (or MaxSlots) or set Run.Warmup",
+			r.MaxWarmup, firstMSERCheck, firstMSERCheck*r.Period)
+	}
 	if r.Period >= 1 && r.MaxWarmup/r.Period > 1<<22 {
 		add("Run.MaxWarmup/Run.Period = %d periods, want <= %d (the warm-up series is kept in memory)", r.MaxWarmup/r.Period, 1<<22)
 	}

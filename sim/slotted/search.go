@@ -44,6 +44,9 @@ func HardBound(dim int) float64 {
 // see, so the bracket is that of the configured run length, and its upper
 // end may sit a little above the true capacity.
 func SaturationSearch(ctx context.Context, cfg Config, lo, hi, tol float64) (Search, error) {
+	if cfg.Dim < 1 || cfg.Dim > MaxDim {
+		return Search{}, fmt.Errorf("slotted: Dim = %d, want 1..%d", cfg.Dim, MaxDim)
+	}
 	if hi == 0 {
 		hi = HardBound(cfg.Dim)
 	}

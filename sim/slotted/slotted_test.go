@@ -94,6 +94,7 @@ func TestNewRejectsEveryBadField(t *testing.T) {
 		{"min batches", func(c *slotted.Config) { c.Run.MinBatches, c.Run.MaxBatches = 1, 64 }, "Run.MinBatches = 1"},
 		{"max batches odd", func(c *slotted.Config) { c.Run.MaxBatches = 63 }, "Run.MaxBatches = 63"},
 		{"backlog", func(c *slotted.Config) { c.Run.BacklogLimit = -2 }, "Run.BacklogLimit = -2"},
+		{"warm-up too short for MSER-5", func(c *slotted.Config) { c.Run.MaxSlots = 8000 }, "automatic warm-up needs"},
 	}
 	for _, tc := range cases {
 		c := ok
