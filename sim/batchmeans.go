@@ -197,7 +197,12 @@ const mserBatch = 5
 // the series and the transient is not over (or the series is too short to
 // tell), or when m < 4. Ties go to the smaller d. MSER5 does not allocate.
 func MSER5(series []float64) (truncate int, ok bool) {
-	m := len(series) / mserBatch
+	return mser(series, mserBatch)
+}
+
+// mser is the MSER rule of [MSER5] with batches of b observations.
+func mser(series []float64, b int) (truncate int, ok bool) {
+	m := len(series) / b
 	if m < 4 {
 		return 0, false
 	}
@@ -208,10 +213,10 @@ func MSER5(series []float64) (truncate int, ok bool) {
 	best, bestD := math.Inf(1), 0
 	for j := m - 1; j >= 0; j-- {
 		z := 0.0
-		for _, v := range series[j*mserBatch : (j+1)*mserBatch] {
+		for _, v := range series[j*b : (j+1)*b] {
 			z += v
 		}
-		z /= mserBatch
+		z /= float64(b)
 		n++
 		dl := z - mean
 		mean += dl / n
@@ -222,5 +227,5 @@ func MSER5(series []float64) (truncate int, ok bool) {
 			}
 		}
 	}
-	return bestD * mserBatch, 2*bestD < m
+	return bestD * b, 2*bestD < m
 }

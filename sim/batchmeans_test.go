@@ -181,6 +181,23 @@ func TestMSER5(t *testing.T) {
 			t.Errorf("seed %d: stationary truncation %d ok %v, want ok and ≤ 100 (5%%)", seed, d, ok)
 		}
 	}
+	// Identity: MSER-5 on a series is MSER with batch 1 on its means of 5.
+	r := NewStream(99, PurposeReplication, 0)
+	raw := make([]float64, 1003)
+	for i := range raw {
+		raw[i] = 3*math.Exp(-float64(i)/80) + r.NormFloat64()
+	}
+	means := make([]float64, len(raw)/5)
+	for j := range means {
+		for _, v := range raw[5*j : 5*j+5] {
+			means[j] += v / 5
+		}
+	}
+	d5, ok5 := MSER5(raw)
+	d1, ok1 := mser(means, 1)
+	if d5 != 5*d1 || ok5 != ok1 {
+		t.Errorf("MSER5 %d %v vs 5·MSER-1 of batch means %d %v", d5, ok5, 5*d1, ok1)
+	}
 	constant := make([]float64, 100)
 	for i := range constant {
 		constant[i] = 3
