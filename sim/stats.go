@@ -164,7 +164,7 @@ func (a *Accumulator) Sum() float64 { return a.sum }
 //
 //	ν=1: t = tan(π(p − ½))      ν=2: t = (2p − 1)/√(2p(1−p))
 //
-// and ν > 10⁵ uses the Cornish–Fisher expansion to order ν⁻⁴ (A&S 26.7.5),
+// and ν > 10⁴ uses the Cornish–Fisher expansion to order ν⁻⁴ (A&S 26.7.5),
 // whose truncation error there is far below 1e-12. Absolute accuracy is
 // better than 1e-9 for |t| < 1e3.
 func StudentTQuantile(p float64, df int) float64 {
@@ -193,7 +193,7 @@ func StudentTQuantile(p float64, df int) float64 {
 		return sign / math.Tan(math.Pi*q)
 	case df == 2:
 		return sign * (1 - 2*q) / math.Sqrt(2*q*(1-q))
-	case v > 1e5:
+	case v > 1e4:
 		return sign * cornishFisherT(q, v)
 	}
 	return sign * studentTUpperQuantile(q, v)
