@@ -55,8 +55,9 @@
 // regression). For a random walk the increments are independent, so the
 // second needs a t₁₈ > 6 event (P ≈ 6·10⁻⁶ per window); with a threshold
 // of 4 instead, 2 of 20 reflected zero-drift walks of 1000 periods were
-// called saturated. For a stable, mean-reverting backlog of standard
-// deviation σ the growth must be a swing of about 37σ. A linear growth of c
+// called saturated (0 of 200 with 6). For a stable backlog fluctuating as
+// white noise of standard deviation σ the growth must be a swing of about
+// 6·√2·√19 σ ≈ 37σ (12σ for AR(1) with φ = 0.9). A linear growth of c
 // per period on top of white noise σ is caught within 20 periods when
 // c ≳ 2σ (for a network with Poisson sources, an overload of a few
 // percent); slower growth is left to BacklogLimit. At MaxWarmup, where the
