@@ -104,24 +104,25 @@ func (h *Histogram) Mean() float64 {
 	return h.sum / float64(h.n)
 }
 
-// Percentile returns the nearest-rank p-th percentile, 0 ≤ p ≤ 100: the
-// value of rank r = ⌈p·n/100⌉ (at least 1) in ascending order, so that
-// Percentile(50) is the median, Percentile(0) the minimum and
-// Percentile(100) the maximum. Within the unit-bin range it is exact; in a
-// log bucket it returns the bucket's upper bound clamped to the largest
-// value seen (relative error < 1/64); in the overflow range, the largest
-// value seen. It returns −1 for an empty histogram and panics for p outside
-// [0, 100].
+// Percentile returns the nearest-rank p-quantile for a fraction
+// 0 ≤ p ≤ 1 (Percentile(0.99) is the 99th percentile): the value of rank
+// r = ⌈p·n⌉ (at least 1) in ascending order, so that Percentile(0.5) is
+// the median, Percentile(0) the minimum and Percentile(1) the maximum.
+// Within the unit-bin range it is exact; in a log bucket it returns the
+// bucket's upper bound clamped to the largest value seen (relative error
+// < 1/64); in the overflow range, the largest value seen. It returns −1 for
+// an empty histogram and panics for p outside [0, 1] (a programmer error,
+// which also catches a percent passed by mistake).
 func (h *Histogram) Percentile(p float64) int64 {
-	if !(p >= 0 && p <= 100) {
-		panic(fmt.Sprintf("sim: Histogram.Percentile(%v): p must be in [0, 100]", p))
+	if !(p >= 0 && p <= 1) {
+		panic(fmt.Sprintf("sim: Histogram.Percentile(%v): p must be a fraction in [0, 1]", p))
 	}
 	if h.n == 0 {
 		return -1
 	}
-	// The 1e-9 guards against p·n/100 landing just above an integer by
-	// rounding (e.g. 99.9·1000/100).
-	r := int64(math.Ceil(p*float64(h.n)/100 - 1e-9))
+	// The 1e-9 guards against p·n landing just above an integer by
+	// rounding (e.g. 0.999·1000 = 999.0000000000001).
+	r := int64(math.Ceil(p*float64(h.n) - 1e-9))
 	r = min(max(r, 1), h.n)
 	if r == 1 {
 		return h.min

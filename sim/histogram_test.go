@@ -6,11 +6,11 @@ import (
 	"testing"
 )
 
-// nearestRank is the reference nearest-rank percentile of sorted data for
-// p = num/den percent, in exact integer arithmetic: rank ⌈num·n/(100·den)⌉.
+// nearestRank is the reference nearest-rank quantile of sorted data for
+// the fraction p = num/den, in exact integer arithmetic: rank ⌈num·n/den⌉.
 func nearestRank(sorted []int64, num, den int64) int64 {
 	n := int64(len(sorted))
-	r := (num*n + 100*den - 1) / (100 * den)
+	r := (num*n + den - 1) / den
 	r = max(r, 1)
 	return sorted[r-1]
 }
@@ -38,11 +38,11 @@ func TestHistogramPercentilesVsSorted(t *testing.T) {
 		}
 		slices.Sort(data)
 		exactMax := max(c.exactUpTo, 63)
-		for _, p := range [][2]int64{{0, 1}, {1, 1}, {10, 1}, {50, 1}, {90, 1}, {95, 1}, {99, 1}, {999, 10}, {9999, 100}, {100, 1}} {
+		for _, p := range [][2]int64{{0, 1}, {1, 100}, {1, 10}, {1, 2}, {9, 10}, {95, 100}, {99, 100}, {999, 1000}, {9999, 10000}, {1, 1}} {
 			pct := float64(p[0]) / float64(p[1])
 			want := nearestRank(data, p[0], p[1])
 			got := h.Percentile(pct)
-			if want <= exactMax || pct == 0 || pct == 100 {
+			if want <= exactMax || pct == 0 || pct == 1 {
 				if got != want {
 					t.Errorf("%s: P%v = %d, want exactly %d", c.name, pct, got, want)
 				}
@@ -92,17 +92,23 @@ func TestHistogramBinsAndOverflow(t *testing.T) {
 	if total != int64(len(vals)) || h.Count() != total {
 		t.Errorf("bin total %d count %d, want %d (nothing lost)", total, h.Count(), len(vals))
 	}
-	if p := h.Percentile(100); p != 1<<50+7 {
+	if p := h.Percentile(1); p != 1<<50+7 {
 		t.Errorf("P100 = %d, want max %d", p, int64(1<<50+7))
 	}
-	if p := h.Percentile(95); p != 1<<50+7 {
+	if p := h.Percentile(0.95); p != 1<<50+7 {
 		t.Errorf("P95 in overflow = %d, want max", p)
 	}
 	h.Reset()
-	if h.Count() != 0 || h.Percentile(50) != -1 || !math.IsNaN(h.Mean()) {
-		t.Errorf("reset: count %d P50 %d mean %v", h.Count(), h.Percentile(50), h.Mean())
+	if h.Count() != 0 || h.Percentile(0.5) != -1 || !math.IsNaN(h.Mean()) {
+		t.Errorf("reset: count %d P50 %d mean %v", h.Count(), h.Percentile(0.5), h.Mean())
 	}
 	h.Bins(func(lo, hi, c int64) { t.Errorf("bin after reset: [%d,%d] %d", lo, hi, c) })
+	defer func() {
+		if recover() == nil {
+			t.Error("Percentile(99) (a percent, not a fraction) did not panic")
+		}
+	}()
+	h.Percentile(99)
 }
 
 func TestHistogramLogBucketsTile(t *testing.T) {
