@@ -174,10 +174,10 @@ type Router struct {
 
 	// scratch, reused every cycle
 	cand      []Candidate
-	vaReq     []int32 // requested output VC per input VC, -1 none
-	vaTouched []int32 // output VCs with at least one request this cycle
-	saReqVC   []int32 // SA: chosen VC per input port, -1 none
-	saReqOut  []int32 // SA: requested output port per input port
+	vaReq     []int32  // requested output VC per input VC, -1 none
+	vaTouched []int32  // output VCs with at least one request this cycle
+	saReqVC   []int32  // SA: chosen VC per input port
+	saReqBy   []uint64 // SA: per output port, the input ports requesting it
 
 	buffered  int // flits in input buffers
 	waitingVA int // input VCs in vcRouting
@@ -225,8 +225,8 @@ func New(id, ports int, cfg Config, ejectVCs, classes int, route RouteFunc, rng 
 		saInPtr: make([]int32, ports), saOutPtr: make([]int32, ports),
 		cand:  make([]Candidate, 0, ports+1),
 		vaReq: make([]int32, n), vaTouched: make([]int32, 0, n),
-		saReqVC: make([]int32, ports), saReqOut: make([]int32, ports),
-		saMask: make([]uint64, ports), vaMask: make([]uint64, ports),
+		saReqVC: make([]int32, ports),
+		saMask:  make([]uint64, ports), vaMask: make([]uint64, ports), saReqBy: make([]uint64, ports),
 		Sent: make([]Departure, 0, ports), CreditsOut: make([]CreditReturn, 0, ports),
 	}
 	r.noInfiniteCreditsAt = r.local * r.vcs
@@ -428,19 +428,14 @@ func (r *Router) allocateVCs(now sim.Cycle) {
 // allocateSwitch is the separable input-first switch allocator followed by
 // switch traversal of the winners.
 func (r *Router) allocateSwitch(now sim.Cycle) {
-	var requested uint64  // bit q set: output port q has a request
-	var requesting uint64 // bit p set: input port p requests
+	var requested uint64 // bit q set: output port q has a request
 	saf := r.cfg.Switching == StoreAndForward
 	for ports := r.saPorts; ports != 0; ports &= ports - 1 {
 		p := bits.TrailingZeros64(ports)
-		m := r.saMask[p]
-		// Rotate so the round-robin pointer's VC is bit 0.
-		start := uint(r.saInPtr[p])
-		if start != 0 {
-			m = m>>start | m<<(uint(r.vcs)-start)&(1<<uint(r.vcs)-1)
-		}
+		// Input stage: the first eligible VC at or after the port's pointer.
+		m := rotate(r.saMask[p], uint(r.saInPtr[p]), uint(r.vcs))
 		for ; m != 0; m &= m - 1 {
-			v := int(start) + bits.TrailingZeros64(m)
+			v := int(r.saInPtr[p]) + bits.TrailingZeros64(m)
 			if v >= r.vcs {
 				v -= r.vcs
 			}
@@ -456,39 +451,42 @@ func (r *Router) allocateSwitch(now sim.Cycle) {
 				continue
 			}
 			r.saReqVC[p] = int32(v)
-			r.saReqOut[p] = ivc.outPort
-			requested |= 1 << uint(ivc.outPort)
-			requesting |= 1 << uint(p)
+			q := ivc.outPort
+			r.saReqBy[q] |= 1 << uint(p)
+			requested |= 1 << uint(q)
 			break
 		}
 	}
-	for q := 0; requested != 0; q++ {
-		if requested&(1<<uint(q)) == 0 {
-			continue
-		}
-		requested &^= 1 << uint(q)
+	// Output stage: each requested output port grants the first requesting
+	// input port at or after its pointer.
+	for ; requested != 0; requested &= requested - 1 {
+		q := bits.TrailingZeros64(requested)
 		start := int(r.saOutPtr[q])
-		for k := 0; k < r.ports; k++ {
-			p := start + k
-			if p >= r.ports {
-				p -= r.ports
-			}
-			if requesting&(1<<uint(p)) == 0 || r.saReqOut[p] != int32(q) {
-				continue
-			}
-			v := int(r.saReqVC[p])
-			r.saOutPtr[q] = int32(p + 1)
-			if int(r.saOutPtr[q]) == r.ports {
-				r.saOutPtr[q] = 0
-			}
-			r.saInPtr[p] = int32(v + 1)
-			if int(r.saInPtr[p]) == r.vcs {
-				r.saInPtr[p] = 0
-			}
-			r.traverse(p, v, now)
-			break
+		p := start + bits.TrailingZeros64(rotate(r.saReqBy[q], uint(start), uint(r.ports)))
+		if p >= r.ports {
+			p -= r.ports
 		}
+		r.saReqBy[q] = 0
+		v := int(r.saReqVC[p])
+		r.saOutPtr[q] = int32(p + 1)
+		if int(r.saOutPtr[q]) == r.ports {
+			r.saOutPtr[q] = 0
+		}
+		r.saInPtr[p] = int32(v + 1)
+		if int(r.saInPtr[p]) == r.vcs {
+			r.saInPtr[p] = 0
+		}
+		r.traverse(p, v, now)
 	}
+}
+
+// rotate returns the n-bit mask m rotated right by k (0 <= k < n), so that
+// bit k of m becomes bit 0: the round-robin pointer's entry comes first.
+func rotate(m uint64, k, n uint) uint64 {
+	if k == 0 {
+		return m
+	}
+	return m>>k | m<<(n-k)&(1<<n-1)
 }
 
 // traverse moves the front flit of input VC (p, v) through the crossbar.
