@@ -174,6 +174,9 @@ func TestOutOfRange(t *testing.T) {
 		{19, "run.target_rel_ci", "out of range"},
 	})
 	checkErrs(t, edit(t, "  pattern: uniform\n", "  pattern: locality\n  radius: 2\n  phi: 1.5\n"), []wantErr{{13, "traffic.phi", "out of range [0, 1]"}})
+	// A clash with the engine's run-control defaults (max_warmup defaults
+	// to 50 periods = 50000 cycles) is found at load time too.
+	checkErrs(t, base+"run:\n  max_cycles: 40000\n", []wantErr{{17, "run", "max_warmup = 50000 must be below max_cycles = 40000"}})
 	checkErrs(t, base+"mode: closed\n", []wantErr{{17, "mode", "not available yet"}})
 }
 

@@ -11,8 +11,8 @@ type Experiment struct {
 	// Name labels the experiment in results; default: the file's base name
 	// without extension.
 	Name string `yaml:"name" json:"name"`
-	// Description is free text for humans.
-	Description string `yaml:"description" json:"description"`
+	// Description is free text for humans (not part of the hash).
+	Description string `yaml:"description" json:"-"`
 	// Mode selects the simulator: "network" (flit-level VC-router network,
 	// the default). Later modes: closed, delta, slotted, scouting.
 	Mode string `yaml:"mode" json:"mode"`
@@ -145,7 +145,8 @@ type Run struct {
 	// MaxCycles caps the whole run, in cycles.
 	MaxCycles int64 `yaml:"max_cycles" json:"max_cycles"`
 	// TargetRelCI is the target relative half-width of the 95% confidence
-	// interval of the mean latency (for example 0.05); 0: engine default.
+	// interval of the mean latency (for example 0.05); 0: engine default;
+	// negative: no target, run to MaxCycles.
 	TargetRelCI float64 `yaml:"target_rel_ci" json:"target_rel_ci"`
 	// MinBatches and MaxBatches bound the number of batch means.
 	MinBatches int `yaml:"min_batches" json:"min_batches"`

@@ -5,6 +5,8 @@ import (
 	"math"
 	"regexp"
 	"strings"
+
+	"github.com/flitsim/flitsim/sim"
 )
 
 // Limits of the schema. They bound what one machine can simulate and catch
@@ -431,8 +433,8 @@ func validateRun(e *Experiment, r *reporter) {
 	intRange(r, "run.max_batches", c.MaxBatches, 0, 1<<20)
 	intRange(r, "run.backlog_limit", c.BacklogLimit, 0, 1<<30)
 	intRange(r, "run.replications", c.Replications, 1, maxReplicas)
-	if c.TargetRelCI < 0 || c.TargetRelCI >= 1 {
-		r.errorf("run.target_rel_ci", "%g is out of range [0, 1)", c.TargetRelCI)
+	if c.TargetRelCI < -1 || c.TargetRelCI >= 1 {
+		r.errorf("run.target_rel_ci", "%g is out of range [-1, 1) (negative: no target, run to max_cycles)", c.TargetRelCI)
 	}
 	if c.MinBatches > 0 && c.MaxBatches > 0 && c.MinBatches > c.MaxBatches {
 		r.errorf("run.min_batches", "min_batches %d exceeds max_batches %d", c.MinBatches, c.MaxBatches)
@@ -452,5 +454,36 @@ func validateRun(e *Experiment, r *reporter) {
 	}
 	if c.Warmup > 0 && c.MaxWarmup > 0 && c.Warmup > c.MaxWarmup {
 		r.errorf("run.warmup", "a fixed warmup %d exceeds max_warmup %d", c.Warmup, c.MaxWarmup)
+	}
+	if len(r.errs) > 0 {
+		return // the checks below would repeat the problems above
+	}
+	// The engine's run control fills its own defaults (max_warmup = 50
+	// periods, max_cycles = 1e6, ...) and checks them together: ask it, so a
+	// file whose explicit values clash with a default is refused here, with
+	// the setting named as in the file.
+	if _, err := sim.NewMonitor(e.runControl()); err != nil {
+		for _, msg := range strings.Split(err.Error(), "\n") {
+			msg = strings.TrimPrefix(msg, sim.ErrRunControl.Error()+": ")
+			r.errorf("run", "%s (engine defaults: period 1000, max_warmup 50 periods, min_measure 10 periods, max_cycles 1000000, min/max_batches 10/64)", runFieldNames.Replace(msg))
+		}
+	}
+}
+
+// runFieldNames renames sim.RunControl fields to the file's keys in messages.
+var runFieldNames = strings.NewReplacer(
+	"DeadlockCycles", "deadlock_cycles", "MaxWarmup", "max_warmup", "MinMeasure", "min_measure",
+	"MaxCycles", "max_cycles", "TargetRelCI", "target_rel_ci", "BacklogLimit", "backlog_limit",
+	"MaxBatches", "max_batches", "MinBatches", "min_batches", "Warmup", "warmup", "Period", "period",
+)
+
+// runControl maps run: to the engine's run control.
+func (e *Experiment) runControl() sim.RunControl {
+	rc := e.Run
+	return sim.RunControl{
+		Period: sim.Cycle(rc.Period), Warmup: sim.Cycle(rc.Warmup), MaxWarmup: sim.Cycle(rc.MaxWarmup),
+		MinMeasure: sim.Cycle(rc.MinMeasure), MaxCycles: sim.Cycle(rc.MaxCycles), TargetRelCI: rc.TargetRelCI,
+		MaxBatches: rc.MaxBatches, MinBatches: rc.MinBatches, BacklogLimit: float64(rc.BacklogLimit),
+		DeadlockCycles: sim.Cycle(rc.DeadlockCycles),
 	}
 }

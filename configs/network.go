@@ -1,0 +1,68 @@
+package configs
+
+import (
+	"fmt"
+
+	"github.com/flitsim/flitsim/router"
+	"github.com/flitsim/flitsim/sim/network"
+	"github.com/flitsim/flitsim/topology"
+	"github.com/flitsim/flitsim/traffic"
+)
+
+// switchingOf maps switching.technique to the router's switching.
+var switchingOf = map[string]router.Switching{
+	"wormhole":            router.Wormhole,
+	"virtual-cut-through": router.VirtualCutThrough,
+	"store-and-forward":   router.StoreAndForward,
+}
+
+// NetworkConfig returns the engine configuration of sweep point `point` of
+// a mode-network experiment, run with root seed `seed` (one replication's
+// seed from the sweep). The offered load is converted to messages per node
+// per cycle ([Experiment.MessageRate]); everything else maps one to one.
+// It fails only for experiments the network mode cannot run (a mode or
+// technique the loader accepts for a planned mode).
+func (e *Experiment) NetworkConfig(point int, seed uint64) (network.Config, error) {
+	if e.Mode != "network" {
+		return network.Config{}, fmt.Errorf("configs: %s: mode %q does not run on the network engine", e.Name, e.Mode)
+	}
+	kind, err := topology.ParseKind(e.Network.Topology)
+	if err != nil {
+		return network.Config{}, err
+	}
+	sw, ok := switchingOf[e.Switching.Technique]
+	if !ok {
+		return network.Config{}, fmt.Errorf("configs: %s: switching %q does not run on the network engine", e.Name, e.Switching.Technique)
+	}
+	t := e.Traffic
+	var hot []int
+	if t.Pattern == "hotspot" {
+		hot = append(hot, t.HotspotNodes...)
+	}
+	return network.Config{
+		Topology: topology.Spec{Kind: kind, K: e.Network.Radix, N: e.Network.Dimensions, Bidirectional: e.Network.Bidirectional},
+		Routing:  e.Routing,
+		Router: router.Config{
+			VCs: e.Router.VCs, BufferDepth: e.Router.BufferDepth,
+			RoutingDelay: e.Router.RoutingDelay, VCAllocDelay: e.Router.VCAllocDelay,
+			SwitchAllocDelay: e.Router.SwitchAllocDelay, SwitchTraversalDelay: e.Router.SwitchTraversalDelay,
+			Switching: sw,
+		},
+		LinkLatency:      e.Network.LinkLatency,
+		CreditDelay:      e.Network.CreditDelay,
+		InjectionLatency: e.Network.InjectionLatency,
+		EjectionLatency:  e.Network.EjectionLatency,
+		EjectionVCs:      e.Network.EjectionVCs,
+		Pattern: traffic.PatternSpec{
+			Name: t.Pattern, Radius: t.Radius, Phi: t.Phi, Decay: t.Decay,
+			HotNodes: hot, HotFraction: t.HotspotFraction,
+		},
+		Process: t.Process,
+		Rate:    e.MessageRate(point),
+		Length: network.LengthSpec{
+			Distribution: t.Length.Distribution, Flits: t.Length.Flits, Mean: t.Length.Mean, Max: t.Length.Max,
+		},
+		Seed: seed,
+		Run:  e.runControl(),
+	}, nil
+}
