@@ -1,0 +1,93 @@
+package validation
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"sort"
+)
+
+// DefaultSlack is the absolute increase of a mean error over its baseline
+// tolerated before Baseline.Check reports a regression (0.02 = two points of
+// relative error; the statistical noise of a reduced run is about one).
+const DefaultSlack = 0.02
+
+// Baseline holds the committed mean absolute relative error of every
+// (config, model) pair, keyed "config/model" (validation/testdata/baseline.json).
+// encoding/json writes map keys sorted, so the file is stable.
+type Baseline map[string]float64
+
+// BaselineKey returns the key of a comparison in a Baseline.
+func BaselineKey(c Comparison) string { return c.Config + "/" + c.Model }
+
+// NewBaseline records the mean errors of the comparisons that have data.
+func NewBaseline(cs []Comparison) Baseline {
+	b := Baseline{}
+	for _, c := range cs {
+		if c.Bound == Estimate && c.Verdict != NoData {
+			b[BaselineKey(c)] = math.Round(c.MeanErr*1e6) / 1e6
+		}
+	}
+	return b
+}
+
+// LoadBaseline reads a baseline file; a missing file is an empty baseline.
+func LoadBaseline(path string) (Baseline, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Baseline{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	b := Baseline{}
+	if err := json.Unmarshal(data, &b); err != nil {
+		return nil, fmt.Errorf("validation: baseline %s: %w", path, err)
+	}
+	return b, nil
+}
+
+// Save writes the baseline as indented JSON.
+func (b Baseline) Save(path string) error {
+	data, err := json.MarshalIndent(b, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(data, '\n'), 0o644)
+}
+
+// Regression is a comparison whose mean error grew past its baseline.
+type Regression struct {
+	Key               string
+	Baseline, MeanErr float64
+	Slack             float64
+}
+
+// String describes the regression.
+func (r Regression) String() string {
+	return fmt.Sprintf("%s: mean error %.4f > baseline %.4f + slack %.4f", r.Key, r.MeanErr, r.Baseline, r.Slack)
+}
+
+// Check returns the comparisons whose mean error exceeds the baseline's by
+// more than slack (slack <= 0 means DefaultSlack), sorted by key. A pair
+// missing from the baseline, or without data now, is not a regression.
+func (b Baseline) Check(cs []Comparison, slack float64) []Regression {
+	if slack <= 0 {
+		slack = DefaultSlack
+	}
+	var out []Regression
+	for _, c := range cs {
+		base, ok := b[BaselineKey(c)]
+		if !ok || c.Bound != Estimate || c.Verdict == NoData {
+			continue
+		}
+		if c.MeanErr > base+slack {
+			out = append(out, Regression{Key: BaselineKey(c), Baseline: base, MeanErr: c.MeanErr, Slack: slack})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
+	return out
+}

@@ -1,0 +1,555 @@
+package validation
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/flitsim/flitsim/analytic"
+	"github.com/flitsim/flitsim/analytic/delta"
+	"github.com/flitsim/flitsim/analytic/hypercube"
+	"github.com/flitsim/flitsim/analytic/reed"
+	"github.com/flitsim/flitsim/analytic/scouting"
+	"github.com/flitsim/flitsim/analytic/wormhole"
+	"github.com/flitsim/flitsim/configs"
+	"github.com/flitsim/flitsim/sim/closed"
+	simdelta "github.com/flitsim/flitsim/sim/delta"
+)
+
+// Point statuses, the same words as the results files of sim/sweep.
+const (
+	StatusOK          = "ok"
+	StatusSaturated   = "saturated"
+	StatusOutOfDomain = "out-of-domain"
+	StatusDeadlock    = "deadlock"
+)
+
+// Bound says how a curve is judged: a model estimate (relative error), or a
+// bound the simulated value must respect (containment).
+type Bound int
+
+const (
+	// Estimate is a model prediction judged by its relative error.
+	Estimate Bound = iota
+	// Lower is a lower bound: the simulated value must not lie below it.
+	Lower
+	// Upper is an upper bound: the simulated value must not lie above it.
+	Upper
+)
+
+// String returns "estimate", "lower bound" or "upper bound".
+func (b Bound) String() string {
+	switch b {
+	case Lower:
+		return "lower bound"
+	case Upper:
+		return "upper bound"
+	}
+	return "estimate"
+}
+
+// Simulated quantities a curve is compared with (keys of SimPoint.Values).
+const (
+	QLatency         = "latency"          // network mode: generation to tail delivery, cycles
+	QX0              = "X0"               // closed: message completion rate, messages / time unit
+	QPDT             = "PDT"              // delta: first emission to delivery, time units
+	QPDTNetwork      = "PDT-network"      // delta: PDT without source retry-buffer waiting
+	QNTP             = "NTP"              // delta: delivered packets per time unit, whole network
+	QDelay           = "delay"            // slotted: integer-slot delay, slots
+	QDelayContinuous = "delay-continuous" // slotted: continuous delay, slots
+)
+
+// ModelPoint is a model's value at one sweep point.
+type ModelPoint struct {
+	// Rate is the offered load in the Setup's RateUnit.
+	Rate float64
+	// Value is the model's prediction: NaN when saturated; for an
+	// out-of-domain point NaN, or the value the paper draws there all the same
+	// (Makrucki–Mudge Case I beyond its validity region), plotted in the
+	// shaded region and never judged.
+	Value float64
+	// Status is StatusOK, StatusSaturated or StatusOutOfDomain.
+	Status string
+	// Reason is the model's error message for a point that is not ok.
+	Reason string
+}
+
+// Curve is one model evaluated over a Setup's sweep.
+type Curve struct {
+	// Model is the name as requested (e.g. "jacquet-bernoulli:printed").
+	Model string
+	// Label is a short description for legends and tables.
+	Label string
+	// Sim names the simulated quantity the curve is compared with (QLatency, ...).
+	Sim string
+	// Unit is the unit of Value.
+	Unit string
+	// Bound says whether the curve is an estimate or a bound.
+	Bound Bound
+	// Points has one entry per sweep rate, in order.
+	Points []ModelPoint
+	// Saturation is the model's saturation load in the Setup's RateUnit
+	// (the largest non-saturated load), or NaN when the model has none.
+	Saturation float64
+}
+
+// modelSpec describes one model name.
+type modelSpec struct {
+	doc  string
+	mode string // simulator mode the model applies to
+}
+
+var modelSpecs = map[string]modelSpec{
+	"reed":                          {"Reed 1983 exact MVA X_0(N) (Figure II), corrected routing (= reed-mva)", "closed"},
+	"reed-mva":                      {"Reed 1983 exact MVA X_0(N) (Figure II), corrected routing", "closed"},
+	"reed-mva:printed":              {"Reed MVA with the printed decay distribution (erratum E2)", "closed"},
+	"reed-bounds":                   {"expands to reed-bjb-lower, reed-bjb-upper, reed-asymptotic", "closed"},
+	"reed-bjb-lower":                {"Reed balanced job bound, lower (Eq. 7)", "closed"},
+	"reed-bjb-upper":                {"Reed balanced job bound, upper (Eq. 7)", "closed"},
+	"reed-asymptotic":               {"Reed asymptotic upper bound (Eq. 5)", "closed"},
+	"makrucki":                      {"Makrucki–Mudge, the delay of the config's rejection mode: PDT corrected (resubmit-source), PDT_add (retry-previous), NTP (drop)", "delta"},
+	"makrucki:printed":              {"Makrucki–Mudge PDT as printed, Eq. (5) with (6) (Figure 6)", "delta"},
+	"makrucki-pdt":                  {"Makrucki–Mudge PDT corrected, sum E[T_i] + U/P", "delta"},
+	"makrucki-retry":                {"Makrucki–Mudge addendum PDT_add, retry at stage i-1", "delta"},
+	"makrucki-ntp":                  {"Makrucki–Mudge NTP, z-sum reading R4", "delta"},
+	"makrucki-ntp:single-stage":     {"Makrucki–Mudge NTP, single-stage reading", "delta"},
+	"jacquet":                       {"Jacquet–Mühlethaler Poisson approximation T (= jacquet-poisson)", "slotted"},
+	"jacquet-poisson":               {"Jacquet–Mühlethaler Poisson approximation T, normalised Q", "slotted"},
+	"jacquet-poisson:printed":       {"Jacquet–Mühlethaler T with the printed, unnormalised Q (E9)", "slotted"},
+	"jacquet-bernoulli":             {"Jacquet–Mühlethaler Bernoulli model D = M/lambda", "slotted"},
+	"jacquet-bernoulli:printed":     {"Jacquet–Mühlethaler Bernoulli model, printed mu, appendix q'(1) and D (E8, E10, E11)", "slotted"},
+	"safaei":                        {"Safaei et al. scouting switching, corrected Eq. (8)", "network"},
+	"safaei:printed":                {"Safaei et al. with the printed Eq. (8) (E13)", "network"},
+	"draper-ghosh":                  {"DG-R reconstruction, c0 = 0", "network"},
+	"draper-ghosh:exclude-own-flow": {"DG-R with the ExcludeOwnFlow correction [RECON-L]", "network"},
+	"draper-ghosh:vc-multiplexing":  {"DG-R times the Dally 1992 multiplexing degree [RECON-L]", "network"},
+	"dally1990":                     {"Dally 1990 contention form (sanity curve, k >= 3)", "network"},
+	"dally1992":                     {"Dally 1992 VC occupancy applied to DG-R (= draper-ghosh:vc-multiplexing)", "network"},
+}
+
+// ModelNames returns every model name the bridge evaluates, sorted. A name
+// is a configs.KnownModels name, optionally with a suffix selecting a variant
+// ("-mva", "-bounds", "-bernoulli", ":printed", ...); ModelDoc describes each.
+func ModelNames() []string {
+	out := make([]string, 0, len(modelSpecs))
+	for k := range modelSpecs {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// ModelDoc returns the one-line description of a model name ("" if unknown).
+func ModelDoc(name string) string { return modelSpecs[name].doc }
+
+// expand replaces the group names (reed-bounds) by their members.
+func expand(models []string) []string {
+	var out []string
+	for _, m := range models {
+		if m == "reed-bounds" {
+			out = append(out, "reed-bjb-lower", "reed-bjb-upper", "reed-asymptotic")
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// Evaluate evaluates every model of s.Models (groups expanded) over the
+// sweep of s. An unknown model name, a model that does not apply to the
+// Setup's mode or parameters the model cannot represent at all (a mesh for
+// MVA, a bidirectional torus for DG-R) is an error; a point outside the
+// model's domain or beyond its saturation is not, it is a point status.
+func Evaluate(s Setup) ([]Curve, error) {
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	var errs []error
+	var out []Curve
+	for _, m := range expand(s.Models) {
+		c, err := EvaluateModel(s, m)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		out = append(out, c)
+	}
+	return out, errors.Join(errs...)
+}
+
+// EvaluateModel evaluates one model name (see ModelNames) over the sweep of s.
+func EvaluateModel(s Setup, name string) (Curve, error) {
+	spec, ok := modelSpecs[name]
+	if !ok {
+		return Curve{}, fmt.Errorf("validation: %s: unknown model %q (known: %s)", s.Name, name, strings.Join(ModelNames(), ", "))
+	}
+	if name == "reed-bounds" {
+		return Curve{}, fmt.Errorf("validation: %s: reed-bounds is a group; use Evaluate", s.Name)
+	}
+	if mode := s.Mode(); mode != spec.mode {
+		return Curve{}, fmt.Errorf("validation: %s: model %q applies to mode %s, not %s", s.Name, name, spec.mode, mode)
+	}
+	c := Curve{Model: name, Label: spec.doc, Saturation: math.NaN(), Points: make([]ModelPoint, len(s.Rates))}
+	var err error
+	switch spec.mode {
+	case "closed":
+		err = evalReed(&c, s)
+	case "delta":
+		err = evalMakrucki(&c, s)
+	case "slotted":
+		err = evalJacquet(&c, s)
+	case "network":
+		err = evalNetwork(&c, s)
+	}
+	if err != nil {
+		return Curve{}, fmt.Errorf("validation: %s: model %s: %w", s.Name, name, err)
+	}
+	return c, nil
+}
+
+// setPoint records a model result or classifies its error.
+func setPoint(p *ModelPoint, rate, v float64, err error) {
+	p.Rate = rate
+	p.Value = math.NaN()
+	switch {
+	case err == nil && !math.IsNaN(v) && !math.IsInf(v, 0):
+		p.Value, p.Status = v, StatusOK
+	case err == nil:
+		p.Status, p.Reason = StatusSaturated, "non-finite model value"
+	case errors.Is(err, analytic.ErrSaturated):
+		p.Status, p.Reason = StatusSaturated, err.Error()
+	default:
+		p.Status, p.Reason = StatusOutOfDomain, err.Error()
+	}
+}
+
+// evalReed maps a closed.Config onto Reed's two-type workload (MODELS.md
+// §1.3, §1.10): the profile from Network/Radix/Dims, Phi from the pattern,
+// one device per link (half duplex) or per direction (full), S_PE and S_CL
+// from the service means (0 means 1; PE "none" gives S_PE = 0). The rate
+// column is the population N.
+func evalReed(c *Curve, s Setup) error {
+	cfg := s.Closed
+	if s.RateUnit != UnitPopulation {
+		return fmt.Errorf("sweep unit %q, want %q", s.RateUnit, UnitPopulation)
+	}
+	var prof reed.Profile
+	var err error
+	switch cfg.Network {
+	case closed.Ring, "":
+		prof, err = reed.Ring(cfg.Radix)
+	case closed.Bus:
+		prof, err = reed.Bus(cfg.Radix)
+	case closed.Torus:
+		prof, err = reed.Torus(cfg.Radix, max(cfg.Dims, 1))
+	case closed.Hypercube:
+		prof, err = reed.Hypercube(cfg.Dims)
+	default:
+		return fmt.Errorf("network %q is not symmetric; Reed's per-type MVA does not apply", cfg.Network)
+	}
+	if err != nil {
+		return err
+	}
+	variant := reed.Corrected
+	if strings.HasSuffix(c.Model, ":printed") {
+		variant = reed.Printed
+	}
+	var r reed.Routing
+	switch cfg.Pattern.Name {
+	case "", "uniform":
+		r, err = reed.Uniform(prof)
+	case "locality":
+		r, err = reed.Locality(prof, cfg.Pattern.Phi, cfg.Pattern.Radius)
+	case "decay":
+		r, err = reed.Decay(prof, cfg.Pattern.Decay, variant)
+	default:
+		return fmt.Errorf("pattern %q is not one of Reed's routing distributions", cfg.Pattern.Name)
+	}
+	if err != nil {
+		return err
+	}
+	duplex := reed.HalfDuplex
+	if cfg.Duplex == closed.FullDuplex {
+		duplex = reed.FullDuplex
+	}
+	sPE := meanOr1(cfg.PE.Mean)
+	if cfg.PE.Distribution == closed.None {
+		sPE = 0
+	}
+	w, err := reed.NetworkWorkload(r, duplex, sPE, meanOr1(cfg.Link.Mean))
+	if err != nil {
+		return err
+	}
+	c.Sim, c.Unit = QX0, "messages/time unit"
+	nmax := 0
+	for _, n := range s.Rates {
+		if n >= 1 && n == math.Trunc(n) && n <= 1<<20 {
+			nmax = max(nmax, int(n))
+		}
+	}
+	var mva []reed.MVAPoint
+	if nmax > 0 && (c.Model == "reed" || strings.HasPrefix(c.Model, "reed-mva")) {
+		if mva, err = w.MVA(nmax); err != nil {
+			return err
+		}
+	}
+	switch c.Model {
+	case "reed-bjb-lower":
+		c.Bound = Lower
+	case "reed-bjb-upper", "reed-asymptotic":
+		c.Bound = Upper
+	}
+	for i, rate := range s.Rates {
+		if rate < 1 || rate != math.Trunc(rate) || rate > 1<<20 {
+			setPoint(&c.Points[i], rate, 0, analytic.Domain("reed", "population %g is not an integer in [1, 2^20]", rate))
+			continue
+		}
+		n := int(rate)
+		var v float64
+		var b reed.Bounds
+		switch c.Model {
+		case "reed-bjb-lower", "reed-bjb-upper":
+			b, err = w.BalancedJobBounds(n)
+			v = b.Lower
+			if c.Model == "reed-bjb-upper" {
+				v = b.Upper
+			}
+		case "reed-asymptotic":
+			b, err = w.Asymptotic(n)
+			v = b.Upper
+		default:
+			v, err = mva[n-1].X0, nil
+		}
+		setPoint(&c.Points[i], rate, v, err)
+	}
+	return nil
+}
+
+func meanOr1(m float64) float64 {
+	if m == 0 {
+		return 1
+	}
+	return m
+}
+
+// deltaDefaults fills the zero fields of a sim/delta Config with the
+// defaults its documentation states (Figure 6: b = 4, z = 3, L = 4, mu = 1).
+func deltaDefaults(c simdelta.Config) simdelta.Config {
+	if c.Degree == 0 {
+		c.Degree = 4
+	}
+	if c.Stages == 0 {
+		c.Stages = 3
+	}
+	if c.QueueLength == 0 {
+		c.QueueLength = 4
+	}
+	if c.Mu == 0 {
+		c.Mu = 1
+	}
+	if c.Rejection == "" {
+		c.Rejection = simdelta.ResubmitSource
+	}
+	return c
+}
+
+// evalMakrucki maps a sim/delta Config onto analytic/delta (MODELS.md §2.1):
+// n = b^z sources, L, mu; the sweep is rho and lambda = rho mu. The case is
+// chosen automatically (Figure 3 validity regions); between Case I and Case
+// II regions the point is out of the model's domain.
+func evalMakrucki(c *Curve, s Setup) error {
+	cfg := deltaDefaults(*s.Delta)
+	if s.RateUnit != UnitRho {
+		return fmt.Errorf("sweep unit %q, want %q", s.RateUnit, UnitRho)
+	}
+	n := 1
+	for range cfg.Stages {
+		n *= cfg.Degree
+	}
+	nw := delta.Network{Sources: n, Degree: cfg.Degree, Queue: cfg.QueueLength, Mu: cfg.Mu}
+	var opt delta.Options
+	pick := func(r delta.Result) float64 { return r.PDT }
+	c.Sim, c.Unit = QPDTNetwork, "time units (1/mu)"
+	model := c.Model
+	if model == "makrucki" {
+		switch cfg.Rejection {
+		case simdelta.RetryPrevious:
+			model = "makrucki-retry"
+		case simdelta.Drop:
+			model = "makrucki-ntp"
+		default:
+			model = "makrucki-pdt"
+		}
+	}
+	switch model {
+	case "makrucki:printed":
+		opt.PDT = delta.PDTPrinted
+	case "makrucki-retry":
+		pick = func(r delta.Result) float64 { return r.PDTRetry }
+	case "makrucki-ntp", "makrucki-ntp:single-stage":
+		if model == "makrucki-ntp:single-stage" {
+			opt.NTP = delta.NTPSingleStage
+		}
+		pick = func(r delta.Result) float64 { return r.NTP }
+		c.Sim, c.Unit = QNTP, "packets/time unit"
+	}
+	for i, rho := range s.Rates {
+		r, err := nw.Solve(rho*cfg.Mu, opt)
+		var v float64
+		if err == nil {
+			v = pick(r)
+		}
+		setPoint(&c.Points[i], rho, v, err)
+		if errors.Is(err, analytic.ErrDomain) {
+			// Between the Case I and Case II regions no approximation is
+			// valid; the report's Figure 6 draws Case I there all the same.
+			// Keep that value for the plot; the point stays out of domain.
+			o := opt
+			o.Case, o.AllowOutsideValidity = delta.CaseI, true
+			if r1, err1 := nw.Solve(rho*cfg.Mu, o); err1 == nil {
+				c.Points[i].Value = pick(r1)
+				c.Points[i].Reason += " (value: Case I, as Figure 6 draws it)"
+			}
+		}
+	}
+	return nil
+}
+
+// evalJacquet maps a sim/slotted Config onto analytic/hypercube (MODELS.md
+// §3): n = Dim, lambda = rate (packets/node/slot). The Poisson T is compared
+// with the integer-slot delay and the Bernoulli D with the continuous delay
+// (§3.7). Saturation: lambda_max.
+func evalJacquet(c *Curve, s Setup) error {
+	if s.RateUnit != UnitSlots {
+		return fmt.Errorf("sweep unit %q, want %q", s.RateUnit, UnitSlots)
+	}
+	cube, err := hypercube.New(s.Slotted.Dim)
+	if err != nil {
+		return err
+	}
+	c.Unit = "slots"
+	c.Saturation = cube.LambdaMax().Lambda
+	bern := strings.HasPrefix(c.Model, "jacquet-bernoulli")
+	printed := strings.HasSuffix(c.Model, ":printed")
+	c.Sim = QDelay
+	if bern {
+		c.Sim = QDelayContinuous
+	}
+	for i, lambda := range s.Rates {
+		var v float64
+		if bern {
+			var o hypercube.BernoulliOptions
+			if printed {
+				o = hypercube.BernoulliOptions{Mu: hypercube.MuPrinted, QPrime: hypercube.QPrimePrintedAppendix, D: hypercube.DPrinted}
+			}
+			var r hypercube.BernoulliDelay
+			r, err = cube.Bernoulli(lambda, o)
+			v = r.D
+		} else {
+			var o hypercube.PoissonOptions
+			if printed {
+				o.Q = hypercube.QPrinted
+			}
+			var r hypercube.PoissonDelay
+			r, err = cube.Poisson(lambda, o)
+			v = r.T
+		}
+		setPoint(&c.Points[i], lambda, v, err)
+	}
+	return nil
+}
+
+// evalNetwork maps a flit-level experiment onto Safaei, DG-R or Dally 1990
+// (MODELS.md §4.7, §5.7): messages/node/cycle from the sweep (converted from
+// flits by the mean length), M = the fixed message length. Saturation loads
+// are converted back into the sweep's unit.
+func evalNetwork(c *Curve, s Setup) error {
+	e := s.Network
+	nw := e.Network
+	if e.Traffic.Length.Distribution != "fixed" {
+		return errors.New("the model needs fixed-length messages")
+	}
+	M := e.Traffic.Length.Flits
+	toSweep := 1.0 // sweep unit per message/node/cycle
+	if e.Sweep.Unit == configs.UnitFlits {
+		toSweep = float64(M)
+	}
+	c.Sim, c.Unit = QLatency, "cycles"
+	var eval func(lambda float64) (float64, error)
+	var sat float64
+	var err error
+	switch {
+	case strings.HasPrefix(c.Model, "safaei"):
+		if nw.Topology != "torus" || nw.Dimensions != 2 || !nw.Bidirectional {
+			return fmt.Errorf("needs a bidirectional 2-D torus, have %s (radix %d, %d dims)", nw.Topology, nw.Radix, nw.Dimensions)
+		}
+		p := scouting.Params{Radix: nw.Radix, M: M, V: e.Router.VCs, K: e.Switching.ScoutingDistance}
+		if strings.HasSuffix(c.Model, ":printed") {
+			p.Variant = scouting.Printed
+		}
+		if sat, err = scouting.Saturation(p); err != nil {
+			return err
+		}
+		eval = func(l float64) (float64, error) {
+			r, err := scouting.Solve(p, l)
+			return r.Latency, err
+		}
+	case strings.HasPrefix(c.Model, "draper-ghosh"), c.Model == "dally1992":
+		k, n := nw.Radix, nw.Dimensions
+		switch {
+		case nw.Topology == "hypercube":
+			k = 2
+		case nw.Topology == "torus" && !nw.Bidirectional:
+		case nw.Topology == "ring" && !nw.Bidirectional:
+			n = 1
+		default:
+			return fmt.Errorf("DG-R needs a unidirectional torus or ring or a binary hypercube, have %s (bidirectional %v)", nw.Topology, nw.Bidirectional)
+		}
+		if e.Traffic.Pattern != "uniform" {
+			return fmt.Errorf("DG-R is evaluated for uniform traffic only, have %q", e.Traffic.Pattern)
+		}
+		g, err := wormhole.NewUniform(k, n)
+		if err != nil {
+			return err
+		}
+		opt := wormhole.Options{M: M}
+		switch c.Model {
+		case "draper-ghosh:exclude-own-flow":
+			opt.ExcludeOwnFlow = true
+		case "draper-ghosh:vc-multiplexing", "dally1992":
+			opt.VCMultiplexing = true
+		}
+		if sat, err = g.Saturation(opt); err != nil {
+			return err
+		}
+		eval = func(l float64) (float64, error) {
+			r, err := g.Latency(l, opt)
+			return r.Latency, err
+		}
+	case c.Model == "dally1990":
+		if nw.Bidirectional || (nw.Topology != "torus" && nw.Topology != "ring") {
+			return fmt.Errorf("Dally 1990 needs a unidirectional k-ary n-cube, have %s (bidirectional %v)", nw.Topology, nw.Bidirectional)
+		}
+		n := nw.Dimensions
+		if nw.Topology == "ring" {
+			n = 1
+		}
+		if sat, err = wormhole.Dally1990Saturation(nw.Radix, float64(M)); err != nil {
+			return err
+		}
+		eval = func(l float64) (float64, error) {
+			r, err := wormhole.Dally1990(nw.Radix, n, float64(M), l)
+			return r.Latency, err
+		}
+	default:
+		return fmt.Errorf("no network-mode mapping")
+	}
+	c.Saturation = sat * toSweep
+	for i, rate := range s.Rates {
+		v, err := eval(e.MessageRate(i))
+		setPoint(&c.Points[i], rate, v, err)
+	}
+	return nil
+}
