@@ -1,0 +1,190 @@
+package validation
+
+import (
+	"math"
+	"path/filepath"
+	"testing"
+)
+
+func sp(rate float64, status string, mean, hw float64) SimPoint {
+	p := SimPoint{Rate: rate, Status: status}
+	if status == StatusOK {
+		p.Values = map[string]SimValue{QLatency: {mean, hw}}
+	}
+	return p
+}
+
+func mp(rate, v float64, status string) ModelPoint {
+	return ModelPoint{Rate: rate, Value: v, Status: status}
+}
+
+func curve(sat float64, b Bound, pts ...ModelPoint) Curve {
+	return Curve{Model: "m", Sim: QLatency, Saturation: sat, Bound: b, Points: pts}
+}
+
+// TestCompare checks the error arithmetic, eligibility, offsets, knees and
+// verdicts on hand-computed cases (values chosen so every expected number
+// is exact in binary or checked to 1e-12).
+func TestCompare(t *testing.T) {
+	nan := math.NaN()
+	cases := []struct {
+		name                    string
+		sim                     []SimPoint
+		c                       Curve
+		tol                     Tolerance
+		eligible                int
+		meanErr, maxErr         float64
+		meanExcess, maxExcess   float64
+		offset, simSat, verdict any
+	}{
+		{
+			name:     "exact model passes",
+			sim:      []SimPoint{sp(0.1, StatusOK, 10, 1), sp(0.2, StatusOK, 20, 1)},
+			c:        curve(nan, Estimate, mp(0.1, 10, StatusOK), mp(0.2, 20, StatusOK)),
+			eligible: 2, meanErr: 0, maxErr: 0, meanExcess: 0, maxExcess: 0,
+			offset: 0.0, simSat: nan, verdict: Pass,
+		},
+		{
+			// errors 1/10 and 4/20; excess (1-0.5)/10 = .05 and (4-1)/20 = .15
+			name:     "errors and CI excess",
+			sim:      []SimPoint{sp(0.1, StatusOK, 10, 0.5), sp(0.2, StatusOK, 20, 1)},
+			c:        curve(nan, Estimate, mp(0.1, 11, StatusOK), mp(0.2, 16, StatusOK)),
+			tol:      Tolerance{Mean: 0.2, Max: 0.2},
+			eligible: 2, meanErr: 0.15, maxErr: 0.2, meanExcess: 0.1, maxExcess: 0.15,
+			offset: -1.0, simSat: nan, verdict: Pass,
+		},
+		{
+			name:     "max tolerance fails",
+			sim:      []SimPoint{sp(0.1, StatusOK, 10, 0.5), sp(0.2, StatusOK, 20, 1)},
+			c:        curve(nan, Estimate, mp(0.1, 11, StatusOK), mp(0.2, 16, StatusOK)),
+			tol:      Tolerance{Mean: 0.2, Max: 0.1},
+			eligible: 2, meanErr: 0.15, maxErr: 0.2, meanExcess: 0.1, maxExcess: 0.15,
+			offset: -1.0, simSat: nan, verdict: Fail,
+		},
+		{
+			name:     "mean tolerance fails",
+			sim:      []SimPoint{sp(0.1, StatusOK, 10, 0.5), sp(0.2, StatusOK, 20, 1)},
+			c:        curve(nan, Estimate, mp(0.1, 11, StatusOK), mp(0.2, 16, StatusOK)),
+			tol:      Tolerance{Mean: 0.05, Max: 1},
+			eligible: 2, meanErr: 0.15, maxErr: 0.2, meanExcess: 0.1, maxExcess: 0.15,
+			offset: -1.0, simSat: nan, verdict: Fail,
+		},
+		{
+			// saturation 1: fraction 0.8 admits 0.1 and 0.8, not 0.9;
+			// sim saturated at 0.95; the knee at 0.9 (40 > 3 x 10).
+			name: "fraction, saturation and knee",
+			sim: []SimPoint{sp(0.1, StatusOK, 10, 0), sp(0.8, StatusOK, 20, 0),
+				sp(0.9, StatusOK, 40, 0), sp(0.95, StatusSaturated, 0, 0)},
+			c: curve(1, Estimate, mp(0.1, 10, StatusOK), mp(0.8, 25, StatusOK),
+				mp(0.9, 100, StatusOK), mp(0.95, 200, StatusOK)),
+			eligible: 2, meanErr: 0.125, maxErr: 0.25, meanExcess: 0.125, maxExcess: 0.25,
+			offset: 0.0, simSat: 0.9, verdict: Fail,
+		},
+		{
+			name: "model out of domain and sim deadlock are ineligible",
+			sim:  []SimPoint{sp(0.1, StatusOK, 10, 0), sp(0.2, StatusOK, 12, 0), sp(0.3, StatusDeadlock, 0, 0)},
+			c: curve(nan, Estimate, mp(0.1, 10, StatusOK), mp(0.2, 99, StatusOutOfDomain),
+				mp(0.3, 13, StatusOK)),
+			eligible: 1, meanErr: 0, maxErr: 0, meanExcess: 0, maxExcess: 0,
+			offset: 0.0, simSat: 0.3, verdict: Pass,
+		},
+		{
+			name:     "no eligible point",
+			sim:      []SimPoint{sp(0.1, StatusSaturated, 0, 0)},
+			c:        curve(nan, Estimate, mp(0.1, 10, StatusOK)),
+			eligible: 0, meanErr: nan, maxErr: nan, meanExcess: nan, maxExcess: nan,
+			offset: nan, simSat: 0.1, verdict: NoData,
+		},
+		{
+			// constant offset 4 (Safaei's double-counted distance): the
+			// load-dependent error after removing it is 0 and 2/30.
+			name:     "subtract zero-load offset",
+			sim:      []SimPoint{sp(0.1, StatusOK, 20, 0), sp(0.2, StatusOK, 30, 0)},
+			c:        curve(nan, Estimate, mp(0.1, 24, StatusOK), mp(0.2, 36, StatusOK)),
+			tol:      Tolerance{SubtractOffset: true},
+			eligible: 2, meanErr: 1.0 / 30, maxErr: 2.0 / 30, meanExcess: 1.0 / 30, maxExcess: 2.0 / 30,
+			offset: -4.0, simSat: nan, verdict: Pass,
+		},
+		{
+			// sim 10 ± 1 below a lower bound of 12: violation (12-11)/10.
+			name:     "lower bound violated",
+			sim:      []SimPoint{sp(1, StatusOK, 10, 1), sp(2, StatusOK, 20, 1)},
+			c:        curve(nan, Lower, mp(1, 12, StatusOK), mp(2, 15, StatusOK)),
+			tol:      Tolerance{Max: 0.05},
+			eligible: 2, meanErr: 0.225, maxErr: 0.25, meanExcess: 0.05, maxExcess: 0.1,
+			offset: nan, simSat: nan, verdict: Fail,
+		},
+		{
+			name:     "upper bound respected",
+			sim:      []SimPoint{sp(1, StatusOK, 10, 1), sp(2, StatusOK, 20, 1)},
+			c:        curve(nan, Upper, mp(1, 12, StatusOK), mp(2, 20.5, StatusOK)),
+			tol:      Tolerance{Max: 0.0},
+			eligible: 2, meanErr: 0.1125, maxErr: 0.2, meanExcess: 0, maxExcess: 0,
+			offset: nan, simSat: nan, verdict: Pass,
+		},
+	}
+	same := func(a, b float64) bool {
+		return math.IsNaN(a) && math.IsNaN(b) || math.Abs(a-b) <= 1e-12*math.Max(1, math.Abs(b))
+	}
+	for _, tc := range cases {
+		got := Compare("cfg", tc.sim, tc.c, tc.tol)
+		if got.Eligible != tc.eligible || !same(got.MeanErr, tc.meanErr) || !same(got.MaxErr, tc.maxErr) ||
+			!same(got.MeanExcess, tc.meanExcess) || !same(got.MaxExcess, tc.maxExcess) ||
+			!same(got.Offset, tc.offset.(float64)) || !same(got.SimSaturation, tc.simSat.(float64)) ||
+			got.Verdict != tc.verdict.(string) {
+			t.Errorf("%s:\n got eligible %d err %v/%v excess %v/%v offset %v simSat %v verdict %s (%s)\nwant eligible %d err %v/%v excess %v/%v offset %v simSat %v verdict %s",
+				tc.name, got.Eligible, got.MeanErr, got.MaxErr, got.MeanExcess, got.MaxExcess, got.Offset, got.SimSaturation, got.Verdict, got.Reason,
+				tc.eligible, tc.meanErr, tc.maxErr, tc.meanExcess, tc.maxExcess, tc.offset, tc.simSat, tc.verdict)
+		}
+	}
+}
+
+// TestCompareThroughputHasNoKnee: a rising throughput is not a latency knee.
+func TestCompareThroughputHasNoKnee(t *testing.T) {
+	sim := []SimPoint{
+		{Rate: 1, Status: StatusOK, Values: map[string]SimValue{QX0: {0.2, 0.001}}},
+		{Rate: 10, Status: StatusOK, Values: map[string]SimValue{QX0: {1.4, 0.01}}},
+	}
+	c := Curve{Model: "reed", Sim: QX0, Saturation: math.NaN(), Points: []ModelPoint{mp(1, 0.2, StatusOK), mp(10, 1.405, StatusOK)}}
+	got := Compare("reed", sim, c, Tolerance{})
+	if !math.IsNaN(got.SimSaturation) || got.Verdict != Pass || got.Eligible != 2 {
+		t.Errorf("%+v", got)
+	}
+}
+
+// TestBaseline round-trips a baseline and flags only regressions past slack.
+func TestBaseline(t *testing.T) {
+	cs := []Comparison{
+		{Config: "a", Model: "m", Verdict: Pass, MeanErr: 0.05},
+		{Config: "b", Model: "m", Verdict: Pass, MeanErr: 0.10},
+		{Config: "c", Model: "m", Verdict: NoData, MeanErr: math.NaN()},
+		{Config: "d", Model: "bound", Bound: Upper, Verdict: Pass, MeanErr: 0.3},
+	}
+	b := NewBaseline(cs)
+	if len(b) != 2 || b["a/m"] != 0.05 || b["b/m"] != 0.10 {
+		t.Fatalf("baseline %v", b)
+	}
+	path := filepath.Join(t.TempDir(), "baseline.json")
+	if err := b.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	b2, err := LoadBaseline(path)
+	if err != nil || len(b2) != 2 || b2["b/m"] != 0.10 {
+		t.Fatalf("reloaded %v, %v", b2, err)
+	}
+	if missing, err := LoadBaseline(filepath.Join(t.TempDir(), "none.json")); err != nil || len(missing) != 0 {
+		t.Fatalf("missing file: %v, %v", missing, err)
+	}
+	now := []Comparison{
+		{Config: "a", Model: "m", Verdict: Pass, MeanErr: 0.069}, // within 0.02
+		{Config: "b", Model: "m", Verdict: Fail, MeanErr: 0.13},  // regression
+		{Config: "e", Model: "m", Verdict: Pass, MeanErr: 0.9},   // new, not a regression
+	}
+	reg := b2.Check(now, 0.02)
+	if len(reg) != 1 || reg[0].Key != "b/m" {
+		t.Fatalf("regressions %v", reg)
+	}
+	if reg := b2.Check(now, 0.05); len(reg) != 0 {
+		t.Fatalf("slack 0.05: %v", reg)
+	}
+}
