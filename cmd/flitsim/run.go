@@ -75,11 +75,12 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return withCode(exitConfig, err)
 	}
 	var prog sweep.Progress
+	stopProgress := func() {}
 	if !*quiet && isTerminal(stderr) {
-		stop := prog.Render(stderr, 250*time.Millisecond)
-		defer stop()
+		stopProgress = prog.Render(stderr, 250*time.Millisecond)
 	}
 	rows, err := sweep.Run(ctx, jobs, fn, sweep.Options{Workers: *workers, Dir: *out, Resume: *resume, Version: version, Progress: &prog})
+	stopProgress() // the last progress line ends before the table starts
 	printTable(stdout, rows)
 	total := 0
 	for _, j := range jobs {
