@@ -1,0 +1,130 @@
+package validation
+
+import (
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// syntheticReport builds a report without running a simulator: Reed's
+// ring with "simulated" points 1% above MVA, and Jacquet's n = 4 cube with
+// points on the Poisson curve up to a saturated last point.
+func syntheticReport(t *testing.T) Report {
+	t.Helper()
+	var r Report
+	reedS := reedSetup(1, 2, 4, 8, 16, 30)
+	jS := slottedSetup(4, 0.02, 0.06, 0.1, 0.14, 0.16, 0.2)
+	for _, s := range []Setup{reedS, jS} {
+		cs, err := Evaluate(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sim := make([]SimPoint, len(s.Rates))
+		for i, rate := range s.Rates {
+			sim[i] = SimPoint{Rate: rate, Status: StatusOK, Values: map[string]SimValue{}}
+			for _, c := range cs {
+				if v := c.Points[i].Value; c.Bound == Estimate && !math.IsNaN(v) {
+					sim[i].Values[c.Sim] = SimValue{Mean: 1.01 * v, HalfWidth: 0.005 * v}
+				}
+			}
+			if len(sim[i].Values) == 0 {
+				sim[i] = SimPoint{Rate: rate, Status: StatusSaturated, Reason: "backlog grows"}
+			}
+		}
+		cr := ConfigReport{Setup: s, Sim: sim, Curves: cs}
+		for _, c := range cs {
+			cr.Comparisons = append(cr.Comparisons, Compare(s.Name, sim, c, s.Tolerance))
+		}
+		r.Configs = append(r.Configs, cr)
+	}
+	r.Configs = append(r.Configs, ConfigReport{Setup: Setup{Name: "broken | name", RateUnit: UnitRho}, Errors: []string{"simulator <not> wired"}})
+	return r
+}
+
+// TestWriteReport checks that the report files exist, that every image the
+// HTML and Markdown refer to is a local PNG that decodes, that nothing is
+// loaded from the network, and that the tables carry the verdicts.
+func TestWriteReport(t *testing.T) {
+	dir := t.TempDir()
+	if d := os.Getenv("VALIDATION_REPORT_DIR"); d != "" {
+		dir = d // keep the files for a look
+	}
+	r := syntheticReport(t)
+	if err := WriteReport(dir, r); err != nil {
+		t.Fatal(err)
+	}
+	html, err := os.ReadFile(filepath.Join(dir, HTMLFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, err := os.ReadFile(filepath.Join(dir, MDFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := string(html)
+	if !strings.HasPrefix(h, "<!DOCTYPE html>") || !strings.HasSuffix(strings.TrimSpace(h), "</html>") {
+		t.Error("report.html is not a complete document")
+	}
+	if strings.Contains(h, "http://") || strings.Contains(h, "https://") || strings.Contains(h, "<script") {
+		t.Error("report.html refers to the network or runs scripts")
+	}
+	if !strings.Contains(h, "simulator &lt;not&gt; wired") {
+		t.Error("error text not escaped in HTML")
+	}
+	imgs := regexp.MustCompile(`<img src="([^"]+)"`).FindAllStringSubmatch(h, -1)
+	mdImgs := regexp.MustCompile(`!\[[^\]]*\]\(([^)]+)\)`).FindAllStringSubmatch(string(md), -1)
+	if len(imgs) != 2 || len(mdImgs) != 2 {
+		t.Fatalf("images: html %d, md %d, want 2 each", len(imgs), len(mdImgs))
+	}
+	for i, m := range imgs {
+		if m[1] != mdImgs[i][1] || filepath.IsAbs(m[1]) {
+			t.Errorf("image %d: html %q, md %q", i, m[1], mdImgs[i][1])
+		}
+		f, err := os.Open(filepath.Join(dir, filepath.FromSlash(m[1])))
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, err := png.Decode(f)
+		f.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", m[1], err)
+		}
+		if b := img.Bounds(); b.Dx() < 300 || b.Dy() < 200 {
+			t.Errorf("%s: %v too small", m[1], b)
+		}
+	}
+	for _, want := range []string{"| reed | closed | 4 |", "reed-bjb-lower", "jacquet-bernoulli", "saturated (backlog grows)", `broken \| name`} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("report.md lacks %q", want)
+		}
+	}
+	// Every Markdown table row has as many cells as its header.
+	lines := strings.Split(string(md), "\n")
+	cols := -1
+	for _, l := range lines {
+		if !strings.HasPrefix(l, "|") {
+			cols = -1
+			continue
+		}
+		n := len(regexp.MustCompile(`(^|[^\\])\|`).FindAllString(l, -1)) - 1
+		if cols < 0 {
+			cols = n
+		} else if n != cols {
+			t.Errorf("ragged table row %q: %d cells, header %d", l, n, cols)
+		}
+	}
+	if !r.Failed() {
+		t.Error("a report with an errored config must fail")
+	}
+	r.Configs = r.Configs[:2]
+	if r.Failed() {
+		for _, c := range r.Comparisons() {
+			t.Logf("%s %s: %s %s", c.Config, c.Model, c.Verdict, c.Reason)
+		}
+		t.Error("synthetic points 1% above the model must pass")
+	}
+}
