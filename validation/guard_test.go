@@ -1,0 +1,113 @@
+package validation
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+var (
+	fullRun        = flag.Bool("validation.full", false, "run the full validation set (tens of minutes on two cores)")
+	reportDir      = flag.String("validation.out", "", "write the report of the run to this directory")
+	updateBaseline = flag.Bool("validation.update-baseline", false, "rewrite the committed baseline from this run")
+)
+
+const (
+	baselineReduced = "testdata/baseline.json"
+	baselineFull    = "testdata/baseline-full.json"
+)
+
+// runSet runs a set, logs every comparison, writes the report if asked and
+// fails on any failed verdict or regression past the committed baseline.
+func runSet(t *testing.T, setups []Setup, baselinePath string) {
+	base, err := LoadBaseline(baselinePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{Dir: *reportDir}
+	if !*updateBaseline {
+		opts.Baseline = base
+	}
+	start := time.Now()
+	rep, err := Run(context.Background(), setups, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d configs in %v", len(setups), time.Since(start).Round(time.Second))
+	for _, cr := range rep.Configs {
+		for _, e := range cr.Errors {
+			t.Errorf("%s: %s", cr.Setup.Name, e)
+		}
+		for _, c := range cr.Comparisons {
+			line := fmt.Sprintf("%-28s %-26s n=%2d err mean %6s max %6s excess mean %6s max %6s offset %8s simsat %6s modelsat %6s %s %s",
+				c.Config, c.Model, c.Eligible, pct(c.MeanErr), pct(c.MaxErr), pct(c.MeanExcess), pct(c.MaxExcess),
+				num(c.Offset), num(c.SimSaturation), num(c.ModelSaturation), c.Verdict, c.Reason)
+			if c.Passed() {
+				t.Log(line)
+			} else {
+				t.Error(line)
+			}
+		}
+	}
+	for _, r := range rep.Regressions {
+		t.Errorf("regression: %s", r)
+	}
+	if *updateBaseline {
+		if err := NewBaseline(rep.Comparisons()).Save(baselinePath); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("baseline written to %s", baselinePath)
+	}
+}
+
+// TestReducedSet is the CI guard of issue 9 point 5: one configuration per
+// paper mode, about a minute on two cores; it fails when a model–simulation
+// error exceeds its tolerance or its mean error regresses past the committed
+// baseline (testdata/baseline.json) by more than DefaultSlack.
+func TestReducedSet(t *testing.T) {
+	if *fullRun {
+		t.Skip("full run requested")
+	}
+	runSet(t, ReducedSet(), baselineReduced)
+}
+
+// TestFullSet runs the whole set:
+//
+//	go test ./validation -run TestFullSet -validation.full -validation.out out/validation -timeout 60m -v
+func TestFullSet(t *testing.T) {
+	if !*fullRun {
+		t.Skip("pass -validation.full to run the full set")
+	}
+	runSet(t, FullSet(), baselineFull)
+}
+
+// TestSetsEvaluate checks that every Setup of both sets maps onto its models
+// (no mapping error) and that the YAML file of each exists.
+func TestSetsEvaluate(t *testing.T) {
+	for _, s := range append(ReducedSet(), FullSet()...) {
+		cs, err := Evaluate(s)
+		if err != nil {
+			t.Errorf("%s: %v", s.Name, err)
+			continue
+		}
+		ok := 0
+		for _, c := range cs {
+			for _, p := range c.Points {
+				if p.Status == StatusOK && !math.IsNaN(p.Value) {
+					ok++
+				}
+			}
+		}
+		if ok == 0 {
+			t.Errorf("%s: no model point ok", s.Name)
+		}
+		if strings.ContainsAny(s.Name, " /") || filepath.Base(PlotFile(s.Name)) != s.Name+".png" {
+			t.Errorf("%s: name unusable as a file name", s.Name)
+		}
+	}
+}

@@ -1,0 +1,223 @@
+package validation
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+
+	"github.com/flitsim/flitsim/configs"
+	"github.com/flitsim/flitsim/sim/closed"
+	simdelta "github.com/flitsim/flitsim/sim/delta"
+	"github.com/flitsim/flitsim/sim/slotted"
+	"github.com/flitsim/flitsim/sim/sweep"
+)
+
+// Options controls a validation run.
+type Options struct {
+	// Workers is the number of simulations run at once (0: runtime.NumCPU()).
+	Workers int
+	// Dir receives the report ("" writes nothing).
+	Dir string
+	// Baseline, if not nil, is checked with Slack (see Baseline.Check).
+	Baseline Baseline
+	Slack    float64
+	// Progress, if not nil, is called after each simulated point with the
+	// number of points done and the total (from the worker goroutines,
+	// serialised).
+	Progress func(done, total int)
+}
+
+// Validate runs loaded experiments (mode network only, until the loader reads
+// the other modes; see FromExperiment) through Run.
+func Validate(ctx context.Context, exps []*configs.Experiment, opts Options) (Report, error) {
+	setups, err := FromExperiments(exps)
+	if err != nil {
+		return Report{}, err
+	}
+	return Run(ctx, setups, opts)
+}
+
+// Run simulates every point of every Setup (in parallel, each point with
+// seed sweep.UnitSeed(Seed, point, 0), the seed `flitsim run` gives it),
+// evaluates the Setup's models, compares, checks the baseline and, with
+// opts.Dir, writes the report. A Setup whose models cannot be mapped or whose
+// simulator fails is recorded in its ConfigReport.Errors (so the report shows
+// it and Report.Failed is true), not returned as an error; the error return
+// is for cancellation and for failing to write the report.
+func Run(ctx context.Context, setups []Setup, opts Options) (Report, error) {
+	rep := Report{Configs: make([]ConfigReport, len(setups))}
+	type unit struct{ s, p int }
+	var units []unit
+	for i := range setups {
+		cr := &rep.Configs[i]
+		cr.Setup = setups[i]
+		if err := setups[i].check(); err != nil {
+			cr.Errors = append(cr.Errors, err.Error())
+			continue
+		}
+		curves, err := Evaluate(setups[i])
+		if err != nil {
+			cr.Errors = append(cr.Errors, err.Error())
+		}
+		cr.Curves = curves
+		if setups[i].Mode() == "network" {
+			cr.Errors = append(cr.Errors, "simulator: the flit-level network engine (sim/network) is not wired into the harness yet")
+			continue
+		}
+		cr.Sim = make([]SimPoint, len(setups[i].Rates))
+		for p := range setups[i].Rates {
+			units = append(units, unit{i, p})
+		}
+	}
+
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	errs := make([][]error, len(setups))
+	var mu sync.Mutex
+	done := 0
+	next := make(chan unit)
+	var wg sync.WaitGroup
+	for range min(workers, max(len(units), 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for u := range next {
+				s := &setups[u.s]
+				sp, err := SimulatePoint(ctx, s, u.p)
+				mu.Lock()
+				rep.Configs[u.s].Sim[u.p] = sp
+				if err != nil {
+					errs[u.s] = append(errs[u.s], err)
+				}
+				done++
+				if opts.Progress != nil {
+					opts.Progress(done, len(units))
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+feed:
+	for _, u := range units {
+		select {
+		case next <- u:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return rep, fmt.Errorf("validation: %w", err)
+	}
+	for i := range rep.Configs {
+		cr := &rep.Configs[i]
+		if e := errors.Join(errs[i]...); e != nil {
+			cr.Errors = append(cr.Errors, "simulator: "+e.Error())
+		}
+		if cr.Sim == nil {
+			continue
+		}
+		for _, c := range cr.Curves {
+			cr.Comparisons = append(cr.Comparisons, Compare(cr.Setup.Name, cr.Sim, c, cr.Setup.Tolerance))
+		}
+	}
+	if opts.Baseline != nil {
+		rep.Regressions = opts.Baseline.Check(rep.Comparisons(), opts.Slack)
+	}
+	if opts.Dir != "" {
+		if err := WriteReport(opts.Dir, rep); err != nil {
+			return rep, err
+		}
+	}
+	return rep, nil
+}
+
+// SimulatePoint runs point i of s on its mode's simulator with the seed
+// sweep.UnitSeed(s.Seed, i, 0) and returns its status and measured
+// quantities (see the Q constants):
+//
+//	closed   X0                         messages / time unit
+//	delta    PDT, PDT-network, NTP      time units; packets / time unit
+//	slotted  delay, delay-continuous    slots
+//
+// The flit-level network mode is not wired yet and returns an error.
+func SimulatePoint(ctx context.Context, s *Setup, i int) (SimPoint, error) {
+	rate := s.Rates[i]
+	seed := sweep.UnitSeed(s.Seed, i, 0)
+	sp := SimPoint{Rate: rate, Values: map[string]SimValue{}}
+	switch s.Mode() {
+	case "closed":
+		cfg := *s.Closed
+		cfg.Population, cfg.Seed = int(rate), seed
+		if float64(cfg.Population) != rate {
+			return SimPoint{Rate: rate, Status: StatusOutOfDomain, Reason: "population is not an integer"}, nil
+		}
+		sim, err := closed.New(cfg)
+		if err != nil {
+			return SimPoint{Rate: rate, Status: StatusOutOfDomain, Reason: err.Error()}, err
+		}
+		r, err := sim.Run(ctx)
+		if err != nil {
+			return SimPoint{Rate: rate, Status: StatusOutOfDomain, Reason: err.Error()}, err
+		}
+		sp.Status, sp.Reason = r.Status, r.Reason
+		sp.Values[QX0] = simValue(r.X0.Mean, r.X0.HalfWidth, true)
+	case "delta":
+		cfg := *s.Delta
+		mu := cfg.Mu
+		if mu == 0 {
+			mu = 1
+		}
+		cfg.Rate, cfg.Seed = rate*mu, seed
+		sim, err := simdelta.New(cfg)
+		if err != nil {
+			return SimPoint{Rate: rate, Status: StatusOutOfDomain, Reason: err.Error()}, err
+		}
+		r, err := sim.Run(ctx)
+		if err != nil {
+			return SimPoint{Rate: rate, Status: StatusOutOfDomain, Reason: err.Error()}, err
+		}
+		sp.Status, sp.Reason = r.Status, r.Reason
+		if r.Status == simdelta.StatusOK {
+			sp.Values[QPDT] = simValue(r.PDT.Mean, r.PDT.HalfWidth, true)
+			sp.Values[QPDTNetwork] = simValue(r.PDTNetwork.Mean, r.PDTNetwork.HalfWidth, true)
+			sp.Values[QNTP] = simValue(r.NTP.Mean, r.NTP.HalfWidth, true)
+		}
+	case "slotted":
+		cfg := *s.Slotted
+		cfg.Rate, cfg.Seed = rate, seed
+		sim, err := slotted.New(cfg)
+		if err != nil {
+			return SimPoint{Rate: rate, Status: StatusOutOfDomain, Reason: err.Error()}, err
+		}
+		r, err := sim.Run(ctx)
+		if err != nil {
+			return SimPoint{Rate: rate, Status: StatusOutOfDomain, Reason: err.Error()}, err
+		}
+		sp.Status, sp.Reason = r.Status, r.Reason
+		if r.Status == slotted.StatusOK {
+			sp.Values[QDelay] = simValue(r.Delay.Mean, r.Delay.HalfWidth, r.Delay.CIOK)
+			sp.Values[QDelayContinuous] = simValue(r.DelayContinuous.Mean, r.DelayContinuous.HalfWidth, r.DelayContinuous.CIOK)
+		}
+	default:
+		return SimPoint{Rate: rate, Status: StatusOutOfDomain, Reason: "no simulator"}, fmt.Errorf("validation: %s: no simulator for mode %q", s.Name, s.Mode())
+	}
+	return sp, nil
+}
+
+// simValue records an estimate; a half-width that is missing (too few
+// batches: +Inf, or CI not ok) becomes NaN, which Compare treats as "no
+// simulated value" rather than as an infinitely wide interval that would
+// excuse any model.
+func simValue(mean, hw float64, ok bool) SimValue {
+	if !ok || math.IsInf(hw, 0) {
+		hw = math.NaN()
+	}
+	return SimValue{Mean: mean, HalfWidth: hw}
+}

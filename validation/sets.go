@@ -1,0 +1,152 @@
+package validation
+
+import (
+	"fmt"
+
+	"github.com/flitsim/flitsim/sim/closed"
+	simdelta "github.com/flitsim/flitsim/sim/delta"
+	"github.com/flitsim/flitsim/sim/slotted"
+	"github.com/flitsim/flitsim/traffic"
+)
+
+// The validation sets, built in Go from the same values as the files in
+// configs/validation (the configs loader does not read the closed:, delta:
+// and slotted: sections yet). Tolerances come from what each paper or
+// MODELS.md claims; docs/validation.md records the measurements behind every
+// loosened one.
+
+// Tolerances per model family (see docs/validation.md for the evidence).
+var (
+	// Reed's MVA is exact for the product-form configuration of MODELS.md
+	// §1.10: the simulation must sit on it within its CI (1 % slack for the
+	// CI's own 95 % coverage) and between the bounds.
+	tolReed = Tolerance{Mean: 0.01, Max: 0.02}
+	// Reed with fixed service: MVA is only an approximation; the
+	// asymptotic bounds still hold. Judged loosely on the estimate.
+	tolReedRelaxed = Tolerance{Mean: 0.10, Max: 0.15}
+	// Makrucki–Mudge give no accuracy claim; MODELS.md §2.12 asks for a
+	// comparison only where the loss is small. Points outside Case I's
+	// validity region (Figure 3) are out of domain and not judged.
+	tolMakrucki = Tolerance{Mean: 0.10, Max: 0.20}
+	// Jacquet–Mühlethaler: within ~5 % below 0.5 lambda_max, over-predicting
+	// above 0.75 lambda_max (MODELS.md §3.8); judged up to 0.8 lambda_max.
+	tolJacquet = Tolerance{Mean: 0.05, Max: 0.12}
+)
+
+func reedRing(name, desc string, pat traffic.PatternSpec, pe, link closed.Service, pops []float64, tol Tolerance, run closed.Run) Setup {
+	return Setup{
+		Name: name, Description: desc, RateUnit: UnitPopulation, Rates: pops, Seed: 1,
+		Models:    []string{"reed-mva", "reed-bounds"},
+		Tolerance: tol,
+		Closed: &closed.Config{Network: closed.Ring, Radix: 15, Duplex: closed.HalfDuplex,
+			Pattern: pat, PE: pe, Link: link, Run: run},
+	}
+}
+
+func makrucki(name, desc string, L int, rejection, service string, rhos []float64, run simdelta.Run, models ...string) Setup {
+	return Setup{
+		Name: name, Description: desc, RateUnit: UnitRho, Rates: rhos, Seed: 1,
+		Models: models, Tolerance: tolMakrucki,
+		Delta: &simdelta.Config{Degree: 4, Stages: 3, QueueLength: L, Mu: 1, Service: service,
+			Rejection: rejection, Run: run},
+	}
+}
+
+func jacquet(name, desc string, n int, arrivals string, rates []float64, run slotted.RunControl) Setup {
+	return Setup{
+		Name: name, Description: desc, RateUnit: UnitSlots, Rates: rates, Seed: 1,
+		Models: []string{"jacquet-poisson", "jacquet-bernoulli"}, Tolerance: tolJacquet,
+		Slotted: &slotted.Config{Dim: n, Arrivals: arrivals, Choice: slotted.ChoiceFree, Run: run},
+	}
+}
+
+var (
+	expo      = closed.Service{Distribution: closed.Exponential, Mean: 1}
+	fixed     = closed.Service{Distribution: closed.Fixed, Mean: 1}
+	uniform   = traffic.PatternSpec{Name: "uniform"}
+	locality  = traffic.PatternSpec{Name: "locality", Phi: 0.8, Radius: 2}
+	decay     = traffic.PatternSpec{Name: "decay", Decay: 0.5}
+	fracRates = func(lmax float64, fr ...float64) []float64 {
+		out := make([]float64, len(fr))
+		for i, f := range fr {
+			out[i] = f * lmax
+		}
+		return out
+	}
+)
+
+// Capacities lambda_max of the binary 4-, 5- and 6-cube (MODELS.md §3.8).
+const (
+	lmax4 = 0.187130351326
+	lmax5 = 0.155076412519
+	lmax6 = 0.132058922286
+)
+
+// ReducedSet is the CI guard: one configuration per paper mode, few points,
+// short runs (about a minute on two cores).
+func ReducedSet() []Setup {
+	quickClosed := closed.Run{TargetRelCI: 0.01}
+	quickDelta := simdelta.Run{TargetRelCI: 0.03, MaxTime: 40000}
+	quickSlot := slotted.RunControl{TargetRelCI: 0.02, MaxSlots: 1 << 18}
+	return []Setup{
+		reedRing("reed-ring15-uniform", "Reed Figure III: 15-node ring, uniform routing, exponential unit service",
+			uniform, expo, expo, []float64{1, 2, 4, 8, 15, 30}, tolReed, quickClosed),
+		reedRing("reed-ring15-decay", "15-node ring, decay routing d = 0.5, exponential unit service",
+			decay, expo, expo, []float64{1, 3, 10, 30}, tolReed, quickClosed),
+		makrucki("makrucki-L4-resubmit", "n = 64, b = 4, L = 4, resubmission to the source",
+			4, simdelta.ResubmitSource, simdelta.Exponential, []float64{0.1, 0.2, 0.3, 0.4, 0.5}, quickDelta, "makrucki"),
+		jacquet("jacquet-n4", "binary 4-cube, Poisson arrivals, free-neighbour choice",
+			4, slotted.ArrivalsPoisson, fracRates(lmax4, 0.1, 0.25, 0.5, 0.75, 0.9), quickSlot),
+	}
+}
+
+// FullSet is the whole validation set of issue 9 point 2 for the paper modes
+// (the flit-level configurations of Safaei and Draper–Ghosh wait for the
+// network engine; their files are in configs/validation).
+func FullSet() []Setup {
+	run := closed.Run{TargetRelCI: 0.005}
+	pops := make([]float64, 30)
+	for i := range pops {
+		pops[i] = float64(i + 1)
+	}
+	out := []Setup{
+		reedRing("reed-ring15-uniform", "Reed Figure III: 15-node ring, uniform routing, exponential unit service",
+			uniform, expo, expo, pops, tolReed, run),
+		reedRing("reed-ring15-locality", "15-node ring, sphere of locality phi = 0.8, L = 2, exponential unit service",
+			locality, expo, expo, pops, tolReed, run),
+		reedRing("reed-ring15-decay", "15-node ring, decay routing d = 0.5, exponential unit service",
+			decay, expo, expo, pops, tolReed, run),
+		{
+			Name: "reed-bus15-uniform", Description: "15 nodes on one bus, uniform, exponential unit service (ring/bus crossing)",
+			RateUnit: UnitPopulation, Rates: pops, Seed: 1, Models: []string{"reed-mva", "reed-bounds"}, Tolerance: tolReed,
+			Closed: &closed.Config{Network: closed.Bus, Radix: 15, Pattern: uniform, PE: expo, Link: expo, Run: run},
+		},
+		reedRing("reed-ring15-fixed", "relaxed: 15-node ring, uniform, FIXED unit service (MVA assumes exponential)",
+			uniform, fixed, fixed, pops, tolReedRelaxed, run),
+	}
+	drun := simdelta.Run{TargetRelCI: 0.02, MaxTime: 200000}
+	rhos := []float64{0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0}
+	for _, L := range []int{1, 2, 4, 8} {
+		out = append(out,
+			makrucki(fmt.Sprintf("makrucki-L%d-resubmit", L), fmt.Sprintf("n = 64, b = 4, L = %d, resubmission to the source (Figure 6)", L),
+				L, simdelta.ResubmitSource, simdelta.Exponential, rhos, drun, "makrucki", "makrucki:printed"),
+			makrucki(fmt.Sprintf("makrucki-L%d-retry", L), fmt.Sprintf("n = 64, b = 4, L = %d, retry at stage i-1 (addendum)", L),
+				L, simdelta.RetryPrevious, simdelta.Exponential, rhos, drun, "makrucki"),
+		)
+	}
+	out = append(out,
+		makrucki("makrucki-L4-resubmit-fixed", "relaxed: L = 4, resubmission, FIXED service 1/mu (model: exponential)",
+			4, simdelta.ResubmitSource, simdelta.Fixed, rhos, drun, "makrucki"),
+		makrucki("makrucki-L4-drop", "relaxed: L = 4, packets DROPPED at a full queue (model: resubmitted); NTP compared",
+			4, simdelta.Drop, simdelta.Exponential, rhos, drun, "makrucki-ntp", "makrucki-pdt"),
+	)
+	srun := slotted.RunControl{TargetRelCI: 0.01}
+	fr := []float64{0.05, 0.1, 0.25, 0.4, 0.5, 0.6, 0.75, 0.8, 0.9, 0.95}
+	out = append(out,
+		jacquet("jacquet-n16", "Jacquet–Mühlethaler Fig. 1: binary 4-cube, Poisson arrivals", 4, slotted.ArrivalsPoisson, fracRates(lmax4, fr...), srun),
+		jacquet("jacquet-n32", "Jacquet–Mühlethaler Fig. 2: binary 5-cube, Poisson arrivals", 5, slotted.ArrivalsPoisson, fracRates(lmax5, fr...), srun),
+		jacquet("jacquet-n64", "Jacquet–Mühlethaler Fig. 3: binary 6-cube, Poisson arrivals", 6, slotted.ArrivalsPoisson, fracRates(lmax6, fr...), srun),
+		jacquet("jacquet-n16-bernoulli", "relaxed: binary 4-cube, BERNOULLI arrivals (model: Poisson)", 4, slotted.ArrivalsBernoulli, fracRates(lmax4, fr...), srun),
+	)
+	return out
+}
