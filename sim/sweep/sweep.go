@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"runtime"
-	"sync"
 
 	"github.com/flitsim/flitsim/sim"
 )
@@ -22,14 +20,19 @@ const (
 // SourceSim is the source column of simulated rows; models use "model:<name>".
 const SourceSim = "sim"
 
-// Job is one experiment to sweep.
+// Job is one experiment to sweep. Its JSON form is the job's entry in a
+// shard file header (see [ShardHeader]).
 type Job struct {
-	Name         string    // config name, the config column
-	Hash         string    // config hash (configs.Experiment.Hash)
-	Seed         uint64    // root seed
-	RateUnit     string    // unit of Rates, the rate_unit column
-	Rates        []float64 // offered loads, one point each
-	Replications int       // runs per point, >= 1
+	Name         string    `json:"name"`         // config name, the config column
+	Hash         string    `json:"config_hash"`  // config hash (configs.Experiment.Hash)
+	Seed         uint64    `json:"seed"`         // root seed
+	RateUnit     string    `json:"rate_unit"`    // unit of Rates, the rate_unit column
+	Rates        []float64 `json:"rates"`        // offered loads, one point each
+	Replications int       `json:"replications"` // runs per point, >= 1
+	// Cost is the estimated relative cost of one run at each point, used
+	// only to deal units to shards ([Plan]); nil means every point costs
+	// the same. It never changes a result.
+	Cost []float64 `json:"cost,omitempty"`
 }
 
 // Unit is one run: replication Replication of point Point of job Job.
@@ -52,10 +55,8 @@ type Outcome struct {
 	Cycles                             int64
 }
 
-// Func runs one unit. It must return promptly with ctx.Err() once ctx is
-// cancelled. A non-nil error (other than from cancellation) is a runtime
-// failure: the sweep stops and reports it.
-type Func func(ctx context.Context, u Unit) (Outcome, error)
+// Func runs one unit of a flit-level sweep (see [UnitFunc]).
+type Func = UnitFunc[Outcome]
 
 // Options controls a sweep.
 type Options struct {
@@ -191,13 +192,6 @@ func finite(v float64) *float64 {
 	return &v
 }
 
-// result is one finished unit.
-type result struct {
-	u   Unit
-	out Outcome
-	err error
-}
-
 // Run sweeps jobs with fn and returns the rows of every finished point in
 // (job, point) order. It returns a *UnitError if a unit failed, ctx.Err()
 // (wrapped) if ctx was cancelled, or an error from reading or writing the
@@ -208,10 +202,6 @@ func Run(ctx context.Context, jobs []Job, fn Func, opt Options) ([]Row, error) {
 		if j.Replications < 1 || len(j.Rates) == 0 {
 			return nil, fmt.Errorf("sweep: job %d (%s) has %d rates and %d replications", i, j.Name, len(j.Rates), j.Replications)
 		}
-	}
-	workers := opt.Workers
-	if workers <= 0 {
-		workers = runtime.NumCPU()
 	}
 	// Global point index of (job, point).
 	firstPoint := make([]int, len(jobs)+1)
@@ -249,82 +239,31 @@ func Run(ctx context.Context, jobs []Job, fn Func, opt Options) ([]Row, error) {
 		return nil, err
 	}
 
-	runCtx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	next := make(chan Unit)
-	results := make(chan result)
-	var wg sync.WaitGroup
-	go func() {
-		defer close(next)
-		for _, u := range todo {
-			select {
-			case next <- u:
-			case <-runCtx.Done():
-				return
-			}
-		}
-	}()
-	for w := 0; w < min(workers, max(len(todo), 1)); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for u := range next {
-				if runCtx.Err() != nil {
-					return
-				}
-				out, err := fn(runCtx, u)
-				results <- result{u, out, err}
-			}
-		}()
-	}
-	go func() { wg.Wait(); close(results) }()
-
 	outs := make([][]Outcome, len(rows))
 	got := make([]int, len(rows))
-	var failure error
-	for res := range results {
-		if failure != nil {
-			continue // drain
-		}
-		if res.err != nil {
-			if runCtx.Err() != nil && errors.Is(res.err, runCtx.Err()) {
-				continue // interrupted mid-run: not a result
-			}
-			failure = &UnitError{Unit: res.u, Job: jobs[res.u.Job].Name, Rate: jobs[res.u.Job].Rates[res.u.Point], Err: res.err}
-			cancel()
-			continue
-		}
-		gp := firstPoint[res.u.Job] + res.u.Point
-		job := jobs[res.u.Job]
+	err := forEach(ctx, jobs, todo, opt.Workers, fn, func(u Unit, out Outcome) error {
+		gp := firstPoint[u.Job] + u.Point
+		job := jobs[u.Job]
 		if outs[gp] == nil {
 			outs[gp] = make([]Outcome, job.Replications)
 		}
-		outs[gp][res.u.Replication] = res.out
+		outs[gp][u.Replication] = out
 		got[gp]++
 		if opt.Progress != nil {
-			opt.Progress.unitDone(res.out.Cycles)
+			opt.Progress.unitDone(out.Cycles)
 		}
-		if got[gp] == job.Replications {
-			row := Combine(job, res.u.Point, outs[gp], opt.Version)
-			rows[gp] = &row
-			outs[gp] = nil
-			if opt.Progress != nil {
-				opt.Progress.pointDone()
-			}
-			if err := flush(); err != nil {
-				failure = err
-				cancel()
-			}
+		if got[gp] < job.Replications {
+			return nil
 		}
-	}
-	done := finished(rows)
-	if failure != nil {
-		return done, failure
-	}
-	if err := ctx.Err(); err != nil {
-		return done, fmt.Errorf("sweep interrupted: %w", err)
-	}
-	return done, nil
+		row := Combine(job, u.Point, outs[gp], opt.Version)
+		rows[gp] = &row
+		outs[gp] = nil
+		if opt.Progress != nil {
+			opt.Progress.pointDone()
+		}
+		return flush()
+	})
+	return finished(rows), err
 }
 
 // finished returns the non-nil rows in order.
