@@ -99,8 +99,9 @@ func (s *Setup) check() error {
 
 // FromExperiment returns the Setup of a loaded experiment. Only mode
 // network is read by the loader today; an experiment of another mode is
-// refused with an error naming it. Tolerance takes its defaults (the
-// configs schema has no validation: section yet; see Tolerance for the keys).
+// refused with an error naming it. The configs schema has no validation:
+// section yet (see Tolerance for the proposed keys), so the tolerance is
+// FamilyTolerance of the experiment's first model.
 func FromExperiment(e *configs.Experiment) (Setup, error) {
 	if e == nil {
 		return Setup{}, errors.New("validation: nil experiment")
@@ -116,6 +117,9 @@ func FromExperiment(e *configs.Experiment) (Setup, error) {
 		Rates:       append([]float64(nil), e.Sweep.Rates...),
 		Seed:        e.Seed,
 		Network:     e,
+	}
+	if len(e.Models) > 0 {
+		s.Tolerance = FamilyTolerance(e.Models[0])
 	}
 	return s, s.check()
 }
