@@ -42,6 +42,24 @@
 //   - Cancelling the context stops the workers (the unit function receives
 //     the context and must return promptly) and keeps every finished point.
 //
+// # Shards
+//
+// A sweep can also be split over n independent processes (Slurm array
+// tasks, Kubernetes Indexed Job pods): [Plan] deals the units to n shards
+// by estimated cost (LPT, see Plan and [Job.Cost]); [RunShard] runs shard i
+// and streams its per-unit outcomes to shard-i-of-n.json ([ShardFile]),
+// whose header carries the jobs (config hashes, seeds, rates, costs), the
+// version, i/n and the unit indexes it holds. [ReadShards] checks a set of
+// shard files (missing, duplicated, foreign or incomplete shards are
+// reported by file name, all together) and returns every unit's outcome;
+// [MergeRows] combines them point by point with [Combine] exactly as [Run]
+// does, so the merged results.csv and results.json are byte-identical to an
+// unsharded run. A shard's outcome is only a unit's, never a combined row,
+// because replications of one point may land in different shards. The
+// machinery is generic in the outcome type ([UnitFunc], [ShardFile],
+// [ReadShards]) so that commands with other per-unit results (validate)
+// shard the same way; a shard file's Kind names the command.
+//
 // # Units
 //
 // rate is in the job's RateUnit (as written in the config); latencies and

@@ -198,10 +198,8 @@ func finite(v float64) *float64 {
 // results; in every case the rows of the points that finished are returned
 // and are on disk.
 func Run(ctx context.Context, jobs []Job, fn Func, opt Options) ([]Row, error) {
-	for i, j := range jobs {
-		if j.Replications < 1 || len(j.Rates) == 0 {
-			return nil, fmt.Errorf("sweep: job %d (%s) has %d rates and %d replications", i, j.Name, len(j.Rates), j.Replications)
-		}
+	if err := checkJobs(jobs); err != nil {
+		return nil, err
 	}
 	// Global point index of (job, point).
 	firstPoint := make([]int, len(jobs)+1)
