@@ -177,7 +177,7 @@ func TestOutOfRange(t *testing.T) {
 	// A clash with the engine's run-control defaults (max_warmup defaults
 	// to 50 periods = 50000 cycles) is found at load time too.
 	checkErrs(t, base+"run:\n  max_cycles: 40000\n", []wantErr{{17, "run", "max_warmup = 50000 must be below max_cycles = 40000"}})
-	checkErrs(t, base+"mode: closed\n", []wantErr{{17, "mode", "not available yet"}})
+	checkErrs(t, base+"mode: scouting\n", []wantErr{{17, "mode", "not available yet"}})
 }
 
 func TestImpossibleCombinations(t *testing.T) {

@@ -135,8 +135,23 @@ func (d *decoder) mapping(n *yaml.Node, v reflect.Value, path string) {
 			d.r.errorf(key, "unknown key%s (known keys here: %s)", suggest(kn.Value, known), strings.Join(known, ", "))
 			continue
 		}
+		if t.Field(idx).Tag.Get("scalar") == "list" && vn.Kind == yaml.ScalarNode && vn.Anchor == "" {
+			// A list key that also takes one value (delta.queue_length: 4):
+			// decode the scalar as a list of one, reported at the key.
+			vn = &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Line: vn.Line, Column: vn.Column, Content: []*yaml.Node{vn}}
+			d.decodeOne(vn, v.Field(idx), key)
+			continue
+		}
 		d.decode(vn, v.Field(idx), key)
 	}
+}
+
+// decodeOne fills the slice v from the one-item sequence n written as a
+// scalar; problems are reported at path itself, not at path[0].
+func (d *decoder) decodeOne(n *yaml.Node, v reflect.Value, path string) {
+	s := reflect.MakeSlice(v.Type(), 1, 1)
+	d.scalar(n.Content[0], s.Index(0), path)
+	v.Set(s)
 }
 
 // orTop names a path for messages, "the top level" when empty.

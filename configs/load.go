@@ -34,8 +34,10 @@ func Load(path string) (*Experiment, error) {
 }
 
 // LoadAll loads every file and returns the experiments in argument order,
-// or the problems of all files together. Two experiments with the same name
-// are a problem too, since results are keyed by name.
+// each file expanded into its [Experiment.Variants] (a delta file with
+// queue_length [1, 2, 4, 8] gives four experiments), or the problems of all
+// files together. Two experiments with the same name are a problem too,
+// since results are keyed by name.
 func LoadAll(paths []string) ([]*Experiment, error) {
 	var all Errors
 	exps := make([]*Experiment, 0, len(paths))
@@ -50,13 +52,15 @@ func LoadAll(paths []string) ([]*Experiment, error) {
 			}
 			return nil, err
 		}
-		if prev, ok := names[e.Name]; ok {
-			all = append(all, &Error{File: p, Line: 1, Column: 1, Key: "name",
-				Msg: fmt.Sprintf("experiment name %q is also used by %s; names must be unique in one run", e.Name, prev)})
-			continue
+		for _, v := range e.Variants() {
+			if prev, ok := names[v.Name]; ok {
+				all = append(all, &Error{File: p, Line: 1, Column: 1, Key: "name",
+					Msg: fmt.Sprintf("experiment name %q is also used by %s; names must be unique in one run", v.Name, prev)})
+				continue
+			}
+			names[v.Name] = p
+			exps = append(exps, v)
 		}
-		names[e.Name] = p
-		exps = append(exps, e)
 	}
 	if len(all) > 0 {
 		all.sort()
@@ -124,7 +128,9 @@ func Parse(name string, data []byte) (*Experiment, error) {
 	return e, nil
 }
 
-// resolve fills in every default left unset in the file.
+// resolve fills in every default left unset in the file. Only the keys
+// the experiment's mode reads get defaults; the others stay zero, so they
+// are left out of the canonical encoding (see [Experiment.Hash]).
 func (e *Experiment) resolve(r *reporter) {
 	if !r.set("name") {
 		base := filepath.Base(e.File)
@@ -136,6 +142,41 @@ func (e *Experiment) resolve(r *reporter) {
 	if !r.set("seed") {
 		e.Seed = 1
 	}
+	if !r.set("run.replications") {
+		e.Run.Replications = 1
+	}
+	if e.Models == nil {
+		e.Models = []string{}
+	}
+	switch e.Mode {
+	case "closed":
+		e.resolveClosed(r)
+	case "delta":
+		e.resolveDelta(r)
+	case "slotted":
+		e.resolveSlotted(r)
+	default:
+		e.resolveNetwork(r)
+	}
+}
+
+// resolveTraffic fills the destination-pattern defaults shared by modes
+// network and closed. "decreasing", Reed's name for the decay pattern
+// (MODELS.md §1.2), is resolved to "decay", so both spellings hash alike.
+func (e *Experiment) resolveTraffic(r *reporter) {
+	if !r.set("traffic.pattern") {
+		e.Traffic.Pattern = "uniform"
+	}
+	if e.Traffic.Pattern == "decreasing" {
+		e.Traffic.Pattern = "decay"
+	}
+	if e.Traffic.HotspotNodes == nil {
+		e.Traffic.HotspotNodes = []int{}
+	}
+}
+
+// resolveNetwork fills the defaults of mode network.
+func (e *Experiment) resolveNetwork(r *reporter) {
 	n := &e.Network
 	if !r.set("network.radix") && n.Topology == "hypercube" {
 		n.Radix = 2
@@ -171,23 +212,12 @@ func (e *Experiment) resolve(r *reporter) {
 	if !r.set("switching.technique") {
 		e.Switching.Technique = "wormhole"
 	}
-	if !r.set("traffic.pattern") {
-		e.Traffic.Pattern = "uniform"
-	}
+	e.resolveTraffic(r)
 	if !r.set("traffic.process") {
 		e.Traffic.Process = "bernoulli"
 	}
 	if !r.set("traffic.length.distribution") {
 		e.Traffic.Length.Distribution = "fixed"
-	}
-	if !r.set("run.replications") {
-		e.Run.Replications = 1
-	}
-	if e.Models == nil {
-		e.Models = []string{}
-	}
-	if e.Traffic.HotspotNodes == nil {
-		e.Traffic.HotspotNodes = []int{}
 	}
 }
 
@@ -206,9 +236,21 @@ func (e *Experiment) Hash() string {
 	return hex.EncodeToString(sum[:])
 }
 
-// Nodes returns the number of terminal nodes (one per router).
+// Nodes returns the number of terminal nodes: one per router (mode
+// network), the K PEs (mode closed; a bus has radix of them), the n = b^z
+// sources (mode delta) or the 2^n nodes (mode slotted).
 func (e *Experiment) Nodes() int {
-	nodes, _ := nodeCount(e.Network.Radix, e.Network.Dimensions)
+	var nodes int
+	switch {
+	case e.Mode == "delta":
+		nodes, _ = deltaTerminals(e.Delta)
+	case e.Mode == "slotted":
+		nodes, _ = nodeCount(2, e.Slotted.Dimensions)
+	case e.Mode == "closed" && e.Network.Topology == "bus":
+		nodes = e.Network.Radix
+	default:
+		nodes, _ = nodeCount(e.Network.Radix, e.Network.Dimensions)
+	}
 	return nodes
 }
 

@@ -14,19 +14,31 @@ type Experiment struct {
 	// Description is free text for humans (not part of the hash).
 	Description string `yaml:"description" json:"-"`
 	// Mode selects the simulator: "network" (flit-level VC-router network,
-	// the default). Later modes: closed, delta, slotted, scouting.
+	// the default), "closed" (Reed's closed networks, sim/closed), "delta"
+	// (Makrucki–Mudge delta networks, sim/delta) or "slotted"
+	// (Jacquet–Mühlethaler slotted hypercube, sim/slotted). Planned:
+	// scouting. Each mode reads its own keys (see [Experiment.Applies]).
 	Mode string `yaml:"mode" json:"mode"`
 	// Seed is the root seed of every random stream (default 1). It is not
 	// part of the hash: results carry it in a column of their own.
 	Seed uint64 `yaml:"seed" json:"-"`
 
-	Network   Network   `yaml:"network" json:"network"`
-	Router    Router    `yaml:"router" json:"router"`
-	Routing   string    `yaml:"routing" json:"routing"`
-	Switching Switching `yaml:"switching" json:"switching"`
-	Traffic   Traffic   `yaml:"traffic" json:"traffic"`
-	Sweep     Sweep     `yaml:"sweep" json:"sweep"`
-	Run       Run       `yaml:"run" json:"run"`
+	// The sections a mode does not read stay zero and are left out of the
+	// canonical encoding (omitzero), so the hash of a mode-network
+	// experiment is what it was before the paper modes existed and the hash
+	// of a paper-mode experiment holds only what that mode reads.
+	Network   Network   `yaml:"network" json:"network,omitzero"`
+	Router    Router    `yaml:"router" json:"router,omitzero"`
+	Routing   string    `yaml:"routing" json:"routing,omitempty"`
+	Switching Switching `yaml:"switching" json:"switching,omitzero"`
+	Traffic   Traffic   `yaml:"traffic" json:"traffic,omitzero"`
+	// Closed, Delta and Slotted are the sections of the paper modes; each
+	// is read only in its own mode and refused in any other.
+	Closed  Closed  `yaml:"closed" json:"closed,omitzero"`
+	Delta   Delta   `yaml:"delta" json:"delta,omitzero"`
+	Slotted Slotted `yaml:"slotted" json:"slotted,omitzero"`
+	Sweep   Sweep   `yaml:"sweep" json:"sweep"`
+	Run     Run     `yaml:"run" json:"run"`
 
 	// Models names the analytical models that apply to this experiment
 	// (used by the validation harness); see [KnownModels].
@@ -35,7 +47,8 @@ type Experiment struct {
 
 // Network is the topology and the channels between routers.
 type Network struct {
-	// Topology is "ring", "torus" (k-ary n-cube), "mesh" or "hypercube".
+	// Topology is "ring", "torus" (k-ary n-cube), "mesh" or "hypercube";
+	// mode closed also takes "bus" (Radix nodes on one shared server).
 	Topology string `yaml:"topology" json:"topology"`
 	// Radix is k, the routers per dimension (hypercube: 2, the default).
 	Radix int `yaml:"radix" json:"radix"`
@@ -101,7 +114,7 @@ type Traffic struct {
 	// Process is the injection process: "bernoulli" (default) or "poisson".
 	Process string `yaml:"process" json:"process"`
 	// Length is the message-length distribution.
-	Length Length `yaml:"length" json:"length"`
+	Length Length `yaml:"length" json:"length,omitzero"`
 }
 
 // Length is the message-length distribution, in flits.
@@ -116,15 +129,29 @@ type Length struct {
 	Max int `yaml:"max" json:"max"`
 }
 
-// Rate units accepted by sweep.unit.
+// Rate units accepted by sweep.unit: the first two in mode network, each of
+// the others in its paper mode only.
 const (
 	UnitMessages = "messages/node/cycle"
 	UnitFlits    = "flits/node/cycle"
+	// UnitPopulation (mode closed): each "rate" is the closed population
+	// N, a whole number of messages >= 1.
+	UnitPopulation = "population"
+	// UnitRho (mode delta): each rate is rho = lambda/mu, the load per
+	// source in services per service time; the engine's lambda, packets
+	// per source per time unit, is rho * mu (Makrucki–Mudge Figure 6 plots
+	// against rho).
+	UnitRho = "rho"
+	// UnitSlots (mode slotted): lambda in packets per node per slot
+	// (Jacquet–Mühlethaler Figs. 1–3).
+	UnitSlots = "packets/node/slot"
 )
 
 // Sweep is the list of offered loads to simulate.
 type Sweep struct {
-	// Unit is UnitMessages or UnitFlits; required, never implied.
+	// Unit is the load unit of the mode (UnitMessages or UnitFlits in mode
+	// network, UnitPopulation, UnitRho or UnitSlots in the paper modes);
+	// required, never implied.
 	Unit string `yaml:"unit" json:"unit"`
 	// Rates are the offered loads, in Unit; each > 0, no duplicates.
 	Rates []float64 `yaml:"rates" json:"rates"`
@@ -132,7 +159,11 @@ type Sweep struct {
 
 // Run is run control: how long each sweep point runs and how many
 // independent replications it gets. Cycle counts of 0 leave the engine's
-// default in force.
+// default in force. In the paper modes the cycle keys are read in the
+// mode's own time unit (closed, delta: the unit of the service means;
+// slotted: slots) and a key the mode's run control lacks is refused; the
+// mapping is listed in docs/config.md and at [Experiment.ClosedConfig],
+// [Experiment.DeltaConfig] and [Experiment.SlottedConfig].
 type Run struct {
 	// Warmup is a fixed warm-up in cycles (0: detected automatically).
 	Warmup int64 `yaml:"warmup" json:"warmup"`
@@ -142,8 +173,14 @@ type Run struct {
 	Period int64 `yaml:"period" json:"period"`
 	// MinMeasure is the shortest measurement phase, in cycles.
 	MinMeasure int64 `yaml:"min_measure" json:"min_measure"`
-	// MaxCycles caps the whole run, in cycles.
+	// MaxCycles caps the whole run, in cycles (mode slotted: slots). Modes
+	// network and slotted only.
 	MaxCycles int64 `yaml:"max_cycles" json:"max_cycles"`
+	// MaxTime caps the whole run in the time unit of the service means:
+	// the continuous-time modes closed and delta only (delta slotted:
+	// cycles), where it stands for max_cycles. Left out of the canonical
+	// encoding when 0, so mode-network hashes do not carry it.
+	MaxTime int64 `yaml:"max_time" json:"max_time,omitempty"`
 	// TargetRelCI is the target relative half-width of the 95% confidence
 	// interval of the mean latency (for example 0.05); 0: engine default;
 	// negative: no target, run to MaxCycles.

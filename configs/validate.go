@@ -7,6 +7,9 @@ import (
 	"strings"
 
 	"github.com/flitsim/flitsim/sim"
+	"github.com/flitsim/flitsim/sim/closed"
+	"github.com/flitsim/flitsim/sim/delta"
+	"github.com/flitsim/flitsim/sim/slotted"
 )
 
 // Limits of the schema. They bound what one machine can simulate and catch
@@ -25,10 +28,10 @@ const (
 	maxDistanceTableNodes = 8192
 )
 
-// Modes planned for later issues; named so their use gets a clear message.
-var plannedModes = []string{"closed", "delta", "slotted", "scouting"}
-
 var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
+
+// modelNameRE is the spelling of a model name and its variant suffixes.
+var modelNameRE = regexp.MustCompile(`^[a-z0-9]+([-:][a-z0-9]+)*$`)
 
 // oneOf reports a problem unless v is one of allowed.
 func oneOf(r *reporter, path, v string, allowed ...string) bool {
@@ -80,10 +83,16 @@ func nodeCount(k, n int) (int, bool) {
 //	unidirectional ring/torus n * (k-1)
 //	mesh                      n * (k-1)
 //	hypercube                 n
-func diameter(nw Network) int {
+//	bus (mode closed)         1
+//
+// In mode closed a ring or torus is always bidirectional.
+func diameter(e *Experiment) int {
+	nw := e.Network
 	switch nw.Topology {
+	case "bus":
+		return 1
 	case "ring", "torus":
-		if nw.Bidirectional {
+		if nw.Bidirectional || e.Mode == "closed" {
 			return nw.Dimensions * (nw.Radix / 2)
 		}
 		return nw.Dimensions * (nw.Radix - 1)
@@ -103,28 +112,49 @@ func validate(e *Experiment, r *reporter) {
 		r.errorf("name", "%q is not a valid experiment name (letters, digits, '.', '_', '-'; at most 128)", e.Name)
 	}
 	switch {
-	case e.Mode == "network":
+	case contains(Modes(), e.Mode):
 	case contains(plannedModes, e.Mode):
-		r.errorf("mode", "mode %q is not available yet (available: network)", e.Mode)
+		r.errorf("mode", "mode %q is not available yet (available: %s)", e.Mode, strings.Join(Modes(), ", "))
+		return
 	default:
-		oneOf(r, "mode", e.Mode, "network")
+		oneOf(r, "mode", e.Mode, Modes()...)
+		return // every other check depends on the mode
 	}
+	checkModeKeys(e, r)
 
-	topoOK := validateNetwork(e, r)
-	validateRouter(e, r, topoOK)
-	maxLen, lenOK := validateLength(e, r)
-	validateSwitching(e, r, maxLen, lenOK)
-	validateTraffic(e, r, topoOK)
-	validateSweep(e, r, lenOK)
+	switch e.Mode {
+	case "network":
+		topoOK := validateNetwork(e, r)
+		validateRouter(e, r, topoOK)
+		maxLen, lenOK := validateLength(e, r)
+		validateSwitching(e, r, maxLen, lenOK)
+		validateTraffic(e, r, topoOK)
+		validateSweep(e, r, lenOK)
+	case "closed":
+		topoOK := validateClosedNetwork(e, r)
+		validateClosed(e, r)
+		validateTraffic(e, r, topoOK)
+		validateSweep(e, r, false)
+	case "delta":
+		validateDelta(e, r)
+		validateSweep(e, r, false)
+	case "slotted":
+		validateSlotted(e, r)
+		validateSweep(e, r, false)
+	}
 	validateRun(e, r)
 
 	seen := map[string]bool{}
 	for i, m := range e.Models {
 		p := fmt.Sprintf("models[%d]", i)
-		if !contains(KnownModels(), m) {
-			r.errorf(p, "unknown model %q (known: %s)", m, strings.Join(KnownModels(), ", "))
-		} else if seen[m] {
+		fam := modelFamily(m)
+		switch {
+		case fam == "":
+			r.errorf(p, "unknown model %q (known: %s, or a variant of one written name-variant or name:reading)", m, strings.Join(KnownModels(), ", "))
+		case seen[m]:
 			r.errorf(p, "model %q listed twice", m)
+		case modelMode[fam] != e.Mode:
+			r.errorf(p, "model %q describes mode %s, not mode %s", m, modelMode[fam], e.Mode)
 		}
 		seen[m] = true
 	}
@@ -304,7 +334,9 @@ func validateSwitching(e *Experiment, r *reporter, maxLen int, lenOK bool) {
 // validateTraffic checks the destination pattern and injection process.
 func validateTraffic(e *Experiment, r *reporter, topoOK bool) {
 	t := &e.Traffic
-	oneOf(r, "traffic.process", t.Process, "bernoulli", "poisson")
+	if e.Mode == "network" {
+		oneOf(r, "traffic.process", t.Process, "bernoulli", "poisson")
+	}
 	patterns := []string{"uniform", "locality", "decay", "transpose", "bit-complement", "bit-reverse", "shuffle", "tornado", "neighbour", "hotspot"}
 	if !oneOf(r, "traffic.pattern", t.Pattern, patterns...) {
 		return
@@ -325,7 +357,7 @@ func validateTraffic(e *Experiment, r *reporter, topoOK bool) {
 			phiOK = false
 		}
 		if radOK && phiOK && topoOK {
-			d := diameter(nw)
+			d := diameter(e)
 			switch {
 			case t.Radius > d:
 				r.errorf("traffic.radius", "radius %d exceeds the network diameter %d", t.Radius, d)
@@ -381,11 +413,35 @@ func validateTraffic(e *Experiment, r *reporter, topoOK bool) {
 	}
 }
 
-// validateSweep checks the offered loads.
+// sweepUnits lists the sweep.unit values of each mode.
+var sweepUnits = map[string][]string{
+	"network": {UnitMessages, UnitFlits},
+	"closed":  {UnitPopulation},
+	"delta":   {UnitRho},
+	"slotted": {UnitSlots},
+}
+
+// validateSweep checks the offered loads against the mode's unit.
 func validateSweep(e *Experiment, r *reporter, lenOK bool) {
 	s := &e.Sweep
-	if required(r, "sweep.unit", "sweep.unit ("+UnitMessages+" or "+UnitFlits+")") {
-		oneOf(r, "sweep.unit", s.Unit, UnitMessages, UnitFlits)
+	units := sweepUnits[e.Mode]
+	unitOK := false
+	if required(r, "sweep.unit", "sweep.unit ("+strings.Join(units, " or ")+")") {
+		if !contains(units, s.Unit) {
+			owner := ""
+			for _, m := range Modes() {
+				if contains(sweepUnits[m], s.Unit) {
+					owner = m
+				}
+			}
+			if owner != "" {
+				r.errorf("sweep.unit", "unit %q belongs to mode %s; mode %s sweeps in %s", s.Unit, owner, e.Mode, strings.Join(units, " or "))
+			} else {
+				oneOf(r, "sweep.unit", s.Unit, units...)
+			}
+		} else {
+			unitOK = true
+		}
 	}
 	if !required(r, "sweep.rates", "sweep.rates (list of offered loads)") {
 		return
@@ -405,13 +461,32 @@ func validateSweep(e *Experiment, r *reporter, lenOK bool) {
 			continue
 		}
 		first[v] = i
-		if e.Traffic.Process == "bernoulli" && lenOK && (s.Unit == UnitMessages || s.Unit == UnitFlits) {
-			if m := e.MessageRate(i); m > 1 {
-				r.errorf(p, "a Bernoulli source creates at most 1 message per cycle; rate %g is %g messages/node/cycle", v, m)
-			}
-		}
 		if math.IsInf(v, 0) {
 			r.errorf(p, "rate must be finite")
+			continue
+		}
+		if !unitOK {
+			continue
+		}
+		switch e.Mode {
+		case "network":
+			if e.Traffic.Process == "bernoulli" && lenOK {
+				if m := e.MessageRate(i); m > 1 {
+					r.errorf(p, "a Bernoulli source creates at most 1 message per cycle; rate %g is %g messages/node/cycle", v, m)
+				}
+			}
+		case "closed":
+			if v != math.Trunc(v) || v > maxPopulation {
+				r.errorf(p, "a population is a whole number of messages in [1, %d], got %g", maxPopulation, v)
+			}
+		case "delta":
+			if e.Delta.Time == "slotted" && e.Delta.Mu > 0 && v*e.Delta.Mu > 1 {
+				r.errorf(p, "slotted time has Bernoulli sources, at most 1 packet per cycle: rho %g * mu %g = %g", v, e.Delta.Mu, v*e.Delta.Mu)
+			}
+		case "slotted":
+			if e.Traffic.Process == "bernoulli" && v > 1 {
+				r.errorf(p, "a Bernoulli source creates at most 1 packet per slot; rate %g packets/node/slot", v)
+			}
 		}
 	}
 }
@@ -425,7 +500,8 @@ func validateRun(e *Experiment, r *reporter) {
 		v   int64
 	}{
 		{"run.warmup", c.Warmup}, {"run.max_warmup", c.MaxWarmup}, {"run.period", c.Period},
-		{"run.min_measure", c.MinMeasure}, {"run.max_cycles", c.MaxCycles}, {"run.deadlock_cycles", c.DeadlockCycles},
+		{"run.min_measure", c.MinMeasure}, {"run.max_cycles", c.MaxCycles}, {"run.max_time", c.MaxTime},
+		{"run.deadlock_cycles", c.DeadlockCycles},
 	} {
 		intRange(r, f.key, f.v, 0, maxCycles)
 	}
@@ -439,34 +515,95 @@ func validateRun(e *Experiment, r *reporter) {
 	if c.MinBatches > 0 && c.MaxBatches > 0 && c.MinBatches > c.MaxBatches {
 		r.errorf("run.min_batches", "min_batches %d exceeds max_batches %d", c.MinBatches, c.MaxBatches)
 	}
-	if c.MaxCycles > 0 {
+	capKey, capV := "max_cycles", c.MaxCycles
+	if e.Mode == "closed" || e.Mode == "delta" {
+		capKey, capV = "max_time", c.MaxTime
+	}
+	if capV > 0 {
 		for _, f := range []struct {
 			key string
 			v   int64
 		}{{"run.warmup", c.Warmup}, {"run.max_warmup", c.MaxWarmup}, {"run.min_measure", c.MinMeasure}} {
-			if f.v > c.MaxCycles {
-				r.errorf(f.key, "%d exceeds run.max_cycles %d", f.v, c.MaxCycles)
+			if f.v > capV {
+				r.errorf(f.key, "%d exceeds run.%s %d", f.v, capKey, capV)
 			}
 		}
-		if c.Warmup+c.MinMeasure > c.MaxCycles && c.Warmup <= c.MaxCycles && c.MinMeasure <= c.MaxCycles {
-			r.errorf("run.max_cycles", "warmup %d + min_measure %d exceed max_cycles %d", c.Warmup, c.MinMeasure, c.MaxCycles)
+		if c.Warmup+c.MinMeasure > capV && c.Warmup <= capV && c.MinMeasure <= capV {
+			r.errorf("run."+capKey, "warmup %d + min_measure %d exceed %s %d", c.Warmup, c.MinMeasure, capKey, capV)
 		}
 	}
 	if c.Warmup > 0 && c.MaxWarmup > 0 && c.Warmup > c.MaxWarmup {
 		r.errorf("run.warmup", "a fixed warmup %d exceeds max_warmup %d", c.Warmup, c.MaxWarmup)
 	}
+	if e.Mode != "network" && c.TargetRelCI < 0 && e.Mode != "delta" {
+		r.errorf("run.target_rel_ci", "mode %s always stops on its precision target: want a value in (0, 1), or 0 for the default", e.Mode)
+	}
 	if len(r.errs) > 0 {
 		return // the checks below would repeat the problems above
 	}
-	// The engine's run control fills its own defaults (max_warmup = 50
-	// periods, max_cycles = 1e6, ...) and checks them together: ask it, so a
-	// file whose explicit values clash with a default is refused here, with
-	// the setting named as in the file.
-	if _, err := sim.NewMonitor(e.runControl()); err != nil {
-		for _, msg := range strings.Split(err.Error(), "\n") {
-			msg = strings.TrimPrefix(msg, sim.ErrRunControl.Error()+": ")
-			r.errorf("run", "%s (engine defaults: period 1000, max_warmup 50 periods, min_measure 10 periods, max_cycles 1000000, min/max_batches 10/64)", runFieldNames.Replace(msg))
+	engineCheck(e, r)
+}
+
+// engineCheck asks the mode's engine to build sweep point 0, so that a file
+// whose explicit values clash with an engine default (max_warmup defaults to
+// 50 periods, ...) or with a rule only the engine knows is refused at load
+// time, with the settings named as in the file.
+func engineCheck(e *Experiment, r *reporter) {
+	var err error
+	names := runFieldNames
+	defaults := ""
+	switch e.Mode {
+	case "network":
+		// The network itself is built by flitsim run before the sweep
+		// starts; run control is checked here.
+		_, err = sim.NewMonitor(e.runControl())
+		defaults = " (engine defaults: period 1000, max_warmup 50 periods, min_measure 10 periods, max_cycles 1000000, min/max_batches 10/64)"
+	case "closed":
+		var cfg closed.Config
+		if cfg, err = e.ClosedConfig(0, e.Seed); err == nil {
+			_, err = closed.New(cfg)
 		}
+		names = closedFieldNames
+		defaults = " (sim/closed defaults: period 10 R1, max_warmup 1000 periods, min_measure 200 periods, max_time 100000 periods, target_rel_ci 0.01, min/max_batches 10/64)"
+	case "delta":
+		for _, v := range e.Variants() {
+			var cfg delta.Config
+			if cfg, err = v.DeltaConfig(0, e.Seed); err == nil {
+				_, err = delta.New(cfg)
+			}
+			if err != nil {
+				break
+			}
+		}
+		names = deltaFieldNames
+		defaults = " (sim/delta defaults: period max(10/mu, 200/(n lambda)), min_measure 64 periods, max_time 2000 periods, target_rel_ci 0.02)"
+	case "slotted":
+		var cfg slotted.Config
+		if cfg, err = e.SlottedConfig(0, e.Seed); err == nil {
+			_, err = slotted.New(cfg)
+		}
+		names = slottedFieldNames
+		defaults = " (sim/slotted defaults: period 128, max_warmup max_cycles/2, min_measure 10000, max_cycles 1048576, target_rel_ci 0.01, min/max_batches 10/64)"
+	}
+	if err == nil {
+		return
+	}
+	for _, msg := range strings.Split(err.Error(), "\n") {
+		msg = strings.TrimPrefix(msg, sim.ErrRunControl.Error()+": ")
+		key := e.Mode
+		switch {
+		case e.Mode == "network" || strings.Contains(msg, "Run."):
+			key = "run"
+		case e.Mode == "closed" && strings.Contains(msg, "Pattern"):
+			key = "traffic"
+		case e.Mode == "closed" && (strings.Contains(msg, "Radix") || strings.Contains(msg, "Dims") || strings.Contains(msg, "Network")):
+			key = "network"
+		}
+		suffix := ""
+		if key == "run" {
+			suffix = defaults
+		}
+		r.errorf(key, "the %s engine refuses this: %s%s", e.Mode, names.Replace(msg), suffix)
 	}
 }
 
@@ -475,6 +612,30 @@ var runFieldNames = strings.NewReplacer(
 	"DeadlockCycles", "deadlock_cycles", "MaxWarmup", "max_warmup", "MinMeasure", "min_measure",
 	"MaxCycles", "max_cycles", "TargetRelCI", "target_rel_ci", "BacklogLimit", "backlog_limit",
 	"MaxBatches", "max_batches", "MinBatches", "min_batches", "Warmup", "warmup", "Period", "period",
+)
+
+// closedFieldNames, deltaFieldNames and slottedFieldNames rename the mode
+// packages' Config fields to the file's keys in messages.
+var (
+	closedFieldNames = strings.NewReplacer(
+		"Run.MaxWarmup", "run.max_warmup", "Run.MinMeasure", "run.min_measure", "Run.MaxTime", "run.max_time",
+		"Run.TargetRelCI", "run.target_rel_ci", "Run.MaxBatches", "run.max_batches", "Run.MinBatches", "run.min_batches",
+		"MaxBatches", "run.max_batches", "Run.Warmup", "run.warmup", "Run.Period", "run.period",
+		"PE.Mean", "closed.pe.mean", "Link.Mean", "closed.link.mean", "FlitTime", "closed.flit_time",
+		"Radix", "network.radix", "Dims", "network.dimensions", "Population", "population",
+	)
+	deltaFieldNames = strings.NewReplacer(
+		"Run.MaxTime", "run.max_time", "Run.Warmup", "run.warmup", "Run.Period", "run.period",
+		"Run.MinMeasure", "run.min_measure", "Run.TargetRelCI", "run.target_rel_ci", "Run.MaxBacklog", "run.backlog_limit (times n)",
+		"QueueLength", "delta.queue_length", "Degree", "delta.degree", "Stages", "delta.stages", "Mu", "delta.mu",
+		"ResubmitDelay", "delta.resubmit_delay", "Rate", "rho*mu",
+	)
+	slottedFieldNames = strings.NewReplacer(
+		"Run.MaxWarmup", "run.max_warmup", "Run.MinMeasure", "run.min_measure", "Run.MaxSlots", "run.max_cycles",
+		"MaxSlots", "run.max_cycles", "Run.TargetRelCI", "run.target_rel_ci", "Run.MaxBatches", "run.max_batches",
+		"Run.MinBatches", "run.min_batches", "MinBatches", "run.min_batches", "Run.BacklogLimit", "run.backlog_limit",
+		"Run.Warmup", "run.warmup", "Run.Period", "run.period", "Dim", "slotted.dimensions",
+	)
 )
 
 // runControl maps run: to the engine's run control.

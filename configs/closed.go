@@ -1,0 +1,245 @@
+package configs
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/flitsim/flitsim/sim/closed"
+	"github.com/flitsim/flitsim/traffic"
+)
+
+// maxPopulation bounds the closed population N of one sweep point.
+const maxPopulation = 1 << 20
+
+// Closed is the closed: section of a mode-closed experiment, Reed's closed
+// message-passing network (D. A. Reed, Purdue CSD-TR-436, 1983;
+// shared/MODELS.md §1; sim/closed). Times are in the unit of the service
+// means ("time units"; cycles when link.mean is a message length in flits at
+// one flit per cycle).
+type Closed struct {
+	// Duplex is "half" (default, Reed: one FCFS server per bidirectional
+	// link) or "full" (one server per direction).
+	Duplex string `yaml:"duplex" json:"duplex"`
+	// Placement is "round-robin" (default: message i starts at node i mod K)
+	// or "random".
+	Placement string `yaml:"placement" json:"placement"`
+	// PE is the compute time at the destination PE, S_PE: distribution
+	// exponential (default), fixed or none; mean 1 time unit by default
+	// (none takes no mean).
+	PE Service `yaml:"pe" json:"pe"`
+	// Link is the time of one link crossing, S_CL: distribution exponential
+	// (default), fixed or geometric; mean 1 time unit by default.
+	Link Service `yaml:"link" json:"link"`
+	// FlitTime is the time units one flit takes on a link (> 0, default 1),
+	// read by a geometric link only: a message is then a geometric number of
+	// flits of mean link.mean / flit_time (>= 1).
+	FlitTime float64 `yaml:"flit_time" json:"flit_time"`
+	// LinkDraw is "per-hop" (default: the crossing time is drawn afresh at
+	// every link, Kleinrock's independence assumption) or "per-message".
+	LinkDraw string `yaml:"link_draw" json:"link_draw"`
+}
+
+// Service is a service-time law of mode closed.
+type Service struct {
+	// Distribution is "exponential", "fixed", "geometric" (links only) or
+	// "none" (PE only).
+	Distribution string `yaml:"distribution" json:"distribution"`
+	// Mean is the mean time per visit, time units (> 0).
+	Mean float64 `yaml:"mean" json:"mean"`
+}
+
+// closedTopologies are the network.topology values of mode closed.
+var closedTopologies = []string{closed.Ring, closed.Bus, closed.Torus, closed.Mesh, closed.Hypercube}
+
+// resolveClosed fills the defaults of mode closed.
+func (e *Experiment) resolveClosed(r *reporter) {
+	n := &e.Network
+	if !r.set("network.radix") && n.Topology == closed.Hypercube {
+		n.Radix = 2
+	}
+	if !r.set("network.dimensions") && (n.Topology == closed.Ring || n.Topology == closed.Bus) {
+		n.Dimensions = 1
+	}
+	c := &e.Closed
+	if !r.set("closed.duplex") {
+		c.Duplex = closed.HalfDuplex
+	}
+	if !r.set("closed.placement") {
+		c.Placement = closed.RoundRobin
+	}
+	if !r.set("closed.pe.distribution") {
+		c.PE.Distribution = closed.Exponential
+	}
+	if !r.set("closed.pe.mean") && c.PE.Distribution != closed.None {
+		c.PE.Mean = 1
+	}
+	if !r.set("closed.link.distribution") {
+		c.Link.Distribution = closed.Exponential
+	}
+	if !r.set("closed.link.mean") {
+		c.Link.Mean = 1
+	}
+	if !r.set("closed.flit_time") && c.Link.Distribution == closed.Geometric {
+		c.FlitTime = 1
+	}
+	if !r.set("closed.link_draw") {
+		c.LinkDraw = closed.PerHop
+	}
+	e.resolveTraffic(r)
+}
+
+// validateClosedNetwork checks network: in mode closed; it returns whether
+// the topology is usable by the checks that depend on it.
+func validateClosedNetwork(e *Experiment, r *reporter) bool {
+	nw := &e.Network
+	if !required(r, "network.topology", "network.topology (ring, bus, torus, mesh or hypercube)") {
+		return false
+	}
+	if !oneOf(r, "network.topology", nw.Topology, closedTopologies...) {
+		return false
+	}
+	ok := true
+	switch nw.Topology {
+	case closed.Ring, closed.Bus:
+		lo := 3
+		if nw.Topology == closed.Bus {
+			lo = 2
+		}
+		if required(r, "network.radix", "network.radix (K, the nodes)") {
+			ok = intRange(r, "network.radix", nw.Radix, lo, maxNodes)
+		} else {
+			ok = false
+		}
+		if nw.Dimensions != 1 {
+			r.errorf("network.dimensions", "a %s has 1 dimension, got %d (use topology: torus or mesh)", nw.Topology, nw.Dimensions)
+			ok = false
+		}
+	case closed.Hypercube:
+		if nw.Radix != 2 {
+			r.errorf("network.radix", "a hypercube has radix 2, got %d (use topology: torus for k-ary n-cubes)", nw.Radix)
+			ok = false
+		}
+		if required(r, "network.dimensions", "network.dimensions (n of the 2^n-node hypercube)") {
+			ok = intRange(r, "network.dimensions", nw.Dimensions, 1, maxDimensions) && ok
+		} else {
+			ok = false
+		}
+	case closed.Torus, closed.Mesh:
+		lo := 2
+		if nw.Topology == closed.Torus {
+			// A closed torus is bidirectional: radix 2 would make both
+			// directions one link (that network is the hypercube).
+			lo = 3
+		}
+		if required(r, "network.radix", "network.radix (k, routers per dimension)") {
+			ok = intRange(r, "network.radix", nw.Radix, lo, maxRadix)
+		} else {
+			ok = false
+		}
+		if required(r, "network.dimensions", "network.dimensions (n)") {
+			ok = intRange(r, "network.dimensions", nw.Dimensions, 1, maxDimensions) && ok
+		} else {
+			ok = false
+		}
+	}
+	if ok && nw.Topology != closed.Ring && nw.Topology != closed.Bus {
+		if _, fits := nodeCount(nw.Radix, nw.Dimensions); !fits {
+			r.errorf("network", "%d^%d nodes is more than the %d supported", nw.Radix, nw.Dimensions, maxNodes)
+			ok = false
+		}
+	}
+	return ok
+}
+
+// validateClosed checks the closed: section.
+func validateClosed(e *Experiment, r *reporter) {
+	c := &e.Closed
+	oneOf(r, "closed.duplex", c.Duplex, closed.HalfDuplex, closed.FullDuplex)
+	oneOf(r, "closed.placement", c.Placement, closed.RoundRobin, closed.Random)
+	oneOf(r, "closed.link_draw", c.LinkDraw, closed.PerHop, closed.PerMessage)
+	if oneOf(r, "closed.pe.distribution", c.PE.Distribution, closed.Exponential, closed.Fixed, closed.None) {
+		if c.PE.Distribution == closed.None {
+			if r.set("closed.pe.mean") {
+				r.errorf("closed.pe.mean", "a PE of distribution none takes no time: remove mean")
+			}
+		} else {
+			positive(r, "closed.pe.mean", c.PE.Mean, 1e9)
+		}
+	}
+	linkOK := oneOf(r, "closed.link.distribution", c.Link.Distribution, closed.Exponential, closed.Fixed, closed.Geometric)
+	meanOK := positive(r, "closed.link.mean", c.Link.Mean, 1e9)
+	if linkOK && c.Link.Distribution != closed.Geometric && r.set("closed.flit_time") {
+		r.errorf("closed.flit_time", "applies only to link.distribution: geometric (distribution is %s)", c.Link.Distribution)
+	}
+	if linkOK && c.Link.Distribution == closed.Geometric && positive(r, "closed.flit_time", c.FlitTime, 1e9) && meanOK {
+		if flits := c.Link.Mean / c.FlitTime; flits < 1 {
+			r.errorf("closed.link.mean", "a geometric link of mean %g and flit_time %g has %g flits per message on average, want >= 1", c.Link.Mean, c.FlitTime, flits)
+		}
+	}
+}
+
+// positive reports a problem unless 0 < v <= hi.
+func positive(r *reporter, path string, v, hi float64) bool {
+	if !(v > 0 && v <= hi) {
+		r.errorf(path, "%g is out of range (0, %g]", v, hi)
+		return false
+	}
+	return true
+}
+
+// ClosedConfig returns the sim/closed configuration of sweep point `point`
+// of a mode-closed experiment, run with root seed `seed` (one replication's
+// seed from the sweep, sweep.UnitSeed). The point's rate is the population:
+//
+//	Population = sweep.rates[point]   (unit population, a whole number)
+//
+// The rest maps one to one (network.topology → Network, radix → Radix,
+// dimensions → Dims, closed.* → Duplex, Placement, PE, Link, FlitTime,
+// LinkDraw, traffic.* → Pattern) and run: is read in time units:
+//
+//	run.warmup → Run.Warmup        run.max_warmup → Run.MaxWarmup
+//	run.period → Run.Period        run.min_measure → Run.MinMeasure
+//	run.max_time → Run.MaxTime     run.target_rel_ci → Run.TargetRelCI
+//	run.min_batches, max_batches → Run.MinBatches, Run.MaxBatches
+//
+// (0 leaves sim/closed's default). It fails only for an experiment of
+// another mode.
+func (e *Experiment) ClosedConfig(point int, seed uint64) (closed.Config, error) {
+	if e.Mode != "closed" {
+		return closed.Config{}, fmt.Errorf("configs: %s: mode %q is not mode closed", e.Name, e.Mode)
+	}
+	c := e.Closed
+	rc := e.Run
+	return closed.Config{
+		Network:    e.Network.Topology,
+		Radix:      e.Network.Radix,
+		Dims:       e.Network.Dimensions,
+		Duplex:     c.Duplex,
+		Pattern:    e.patternSpec(),
+		Population: int(math.Round(e.Sweep.Rates[point])),
+		Placement:  c.Placement,
+		PE:         closed.Service{Distribution: c.PE.Distribution, Mean: c.PE.Mean},
+		Link:       closed.Service{Distribution: c.Link.Distribution, Mean: c.Link.Mean},
+		FlitTime:   c.FlitTime,
+		LinkDraw:   c.LinkDraw,
+		Seed:       seed,
+		Run: closed.Run{
+			Warmup: float64(rc.Warmup), MaxWarmup: float64(rc.MaxWarmup), Period: float64(rc.Period),
+			MinMeasure: float64(rc.MinMeasure), MaxTime: float64(rc.MaxTime), TargetRelCI: rc.TargetRelCI,
+			MinBatches: rc.MinBatches, MaxBatches: rc.MaxBatches,
+		},
+	}, nil
+}
+
+// patternSpec maps traffic: to the traffic package's pattern description.
+func (e *Experiment) patternSpec() traffic.PatternSpec {
+	t := e.Traffic
+	var hot []int
+	if t.Pattern == "hotspot" {
+		hot = append(hot, t.HotspotNodes...)
+	}
+	return traffic.PatternSpec{
+		Name: t.Pattern, Radius: t.Radius, Phi: t.Phi, Decay: t.Decay,
+		HotNodes: hot, HotFraction: t.HotspotFraction,
+	}
+}
