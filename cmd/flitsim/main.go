@@ -1,6 +1,7 @@
 // Command flitsim runs flitsim experiments.
 //
-//	flitsim run CONFIG... [--out DIR] [--workers N] [--seed S] [--resume] [--quiet]
+//	flitsim run CONFIG... [--out DIR] [--workers N] [--seed S] [--resume] [--quiet] [--shard i/n|auto [--shard-count N]]
+//	flitsim merge DIR... [--out DIR] [--quiet]
 //	flitsim version
 //
 // (model and validate are planned.) Exit codes, for scripts:
@@ -9,6 +10,7 @@
 //	2    usage error (unknown command or flag, missing argument)
 //	3    invalid config (every problem printed as file:line:col: key: message)
 //	4    runtime failure (a run failed, results could not be written)
+//	5    merge: shards missing, duplicated, of another run or incomplete; nothing written
 //	130  interrupted (Ctrl-C / SIGTERM); finished points are kept, rerun with --resume
 package main
 
@@ -28,6 +30,7 @@ const (
 	exitUsage       = 2
 	exitConfig      = 3
 	exitRuntime     = 4
+	exitShards      = 5
 	exitInterrupted = 130
 )
 
@@ -50,12 +53,15 @@ const usage = `flitsim: flit-level interconnection-network simulator
 
 Usage:
   flitsim run CONFIG... [--out DIR] [--workers N] [--seed S] [--resume] [--quiet]
+              [--shard i/n|auto [--shard-count N]]
+  flitsim merge DIR... [--out DIR] [--quiet]
   flitsim model CONFIG...      (not yet implemented)
   flitsim validate CONFIG...   (not yet implemented)
   flitsim version
 
 Run "flitsim run --help" for the flags of run. Exit codes: 0 ok, 2 usage,
-3 invalid config, 4 runtime failure, 130 interrupted.
+3 invalid config, 4 runtime failure, 5 shards missing or mismatched
+(merge), 130 interrupted.
 `
 
 func main() {
@@ -92,6 +98,8 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	switch args[0] {
 	case "run":
 		return cmdRun(ctx, args[1:], stdout, stderr)
+	case "merge":
+		return cmdMerge(ctx, args[1:], stdout, stderr)
 	case "model", "validate":
 		return withCode(exitUsage, fmt.Errorf("%s: not yet implemented (planned: see docs/config.md); use flitsim run", args[0]))
 	case "version", "--version":

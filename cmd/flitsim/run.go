@@ -36,6 +36,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	seed := fs.Uint64("seed", 0, "root seed, overriding every config's seed")
 	resume := fs.Bool("resume", false, "keep finished points in --out and run only the rest")
 	quiet := fs.BoolP("quiet", "q", false, "no progress display")
+	shardSpec := fs.String("shard", "", "run only shard i/n of the units (numbered from 0), or auto: from a Slurm array or a Kubernetes Indexed Job")
+	shardCount := fs.Int("shard-count", 0, "number of shards for --shard auto in a Kubernetes Indexed Job (its completions)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: flitsim run CONFIG... [flags]\n\nFlags:\n%s", fs.FlagUsages())
 	}
@@ -45,6 +47,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		}
 		return withCode(exitUsage, err)
 	}
+	var exps []*configs.Experiment
+	var err error
 	if fs.NArg() == 0 {
 		fs.Usage()
 		return withCode(exitUsage, errors.New("run: no config file given"))
@@ -52,7 +56,15 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if *workers < 1 {
 		return withCode(exitUsage, fmt.Errorf("run: --workers %d, want >= 1", *workers))
 	}
-	exps, err := configs.LoadAll(fs.Args())
+	var shard sweep.Shard
+	if *shardSpec != "" {
+		if shard, err = sweep.ParseShard(*shardSpec, *shardCount, os.Getenv); err != nil {
+			return withCode(exitUsage, fmt.Errorf("run: %w", err))
+		}
+	} else if fs.Changed("shard-count") {
+		return withCode(exitUsage, errors.New("run: --shard-count without --shard"))
+	}
+	exps, err = configs.LoadAll(fs.Args())
 	if err != nil {
 		var es configs.Errors
 		if errors.As(err, &es) {
@@ -68,11 +80,15 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		if fs.Changed("seed") {
 			e.Seed = *seed
 		}
-		jobs[i] = sweep.Job{Name: e.Name, Hash: e.Hash(), Seed: e.Seed, RateUnit: e.Sweep.Unit, Rates: e.Sweep.Rates, Replications: e.Run.Replications}
+		jobs[i] = sweep.Job{Name: e.Name, Hash: e.Hash(), Seed: e.Seed, RateUnit: e.Sweep.Unit, Rates: e.Sweep.Rates,
+			Replications: e.Run.Replications, Cost: unitCosts(e)}
 	}
 	fn, err := unitFunc(exps)
 	if err != nil {
 		return withCode(exitConfig, err)
+	}
+	if *shardSpec != "" {
+		return runShard(ctx, jobs, shard, fn, sweep.ShardOptions{Kind: "run", Workers: *workers, Dir: *out, Resume: *resume, Version: version}, !*quiet, stdout, stderr)
 	}
 	var prog sweep.Progress
 	stopProgress := func() {}

@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -76,7 +77,7 @@ func ShardKind(dirs ...string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	f, err := readShardFile[struct{}](paths[0])
+	f, err := readShardFile[json.RawMessage](paths[0])
 	if err != nil {
 		return "", err
 	}

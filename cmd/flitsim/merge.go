@@ -1,0 +1,66 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/pflag"
+
+	"github.com/flitsim/flitsim/sim/sweep"
+)
+
+// cmdMerge combines the shard files of a sharded run into results.csv and
+// results.json, byte-identical to an unsharded run; a missing, duplicated,
+// foreign or incomplete shard is reported by name and nothing is written.
+func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := pflag.NewFlagSet("merge", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.StringP("out", "o", "", "directory for results.csv and results.json (default: the first DIR)")
+	quiet := fs.BoolP("quiet", "q", false, "no table of the merged points")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: flitsim merge DIR... [flags]\n\nEach DIR is a directory of shard files (shard-I-of-N.json) or one such file.\n\nFlags:\n%s", fs.FlagUsages())
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return nil
+		}
+		return withCode(exitUsage, err)
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return withCode(exitUsage, errors.New("merge: no shard directory given"))
+	}
+	dirs := fs.Args()
+	if *out == "" {
+		*out = dirs[0]
+		if st, err := os.Stat(dirs[0]); err == nil && !st.IsDir() {
+			return withCode(exitUsage, fmt.Errorf("merge: %s is a file; give --out", dirs[0]))
+		}
+	}
+	kind, err := sweep.ShardKind(dirs...)
+	if err != nil {
+		return withCode(exitShards, fmt.Errorf("merge: %w", err))
+	}
+	switch kind {
+	case "run":
+		set, err := sweep.ReadShards[sweep.Outcome]("run", dirs...)
+		if err != nil {
+			return withCode(exitShards, fmt.Errorf("merge: %w", err))
+		}
+		rows := sweep.MergeRows(set)
+		if err := sweep.WriteFiles(*out, rows); err != nil {
+			return withCode(exitRuntime, err)
+		}
+		if !*quiet {
+			printTable(stdout, rows)
+		}
+		fmt.Fprintf(stdout, "merged %d shards (%d points, %d runs) into %s\n", set.Count, len(rows), len(set.Outcomes), *out)
+		return nil
+	case "validate":
+		return withCode(exitUsage, errors.New("merge: shards of flitsim validate: not yet implemented (validate is planned)"))
+	}
+	return withCode(exitShards, fmt.Errorf("merge: shard files of an unknown command %q", kind))
+}
