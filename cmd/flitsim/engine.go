@@ -3,36 +3,84 @@ package main
 import (
 	"context"
 	"fmt"
+	"math"
+	"strconv"
+	"strings"
 
 	"github.com/flitsim/flitsim/configs"
+	"github.com/flitsim/flitsim/sim/closed"
+	"github.com/flitsim/flitsim/sim/delta"
 	"github.com/flitsim/flitsim/sim/network"
+	"github.com/flitsim/flitsim/sim/slotted"
 	"github.com/flitsim/flitsim/sim/sweep"
 )
 
-// engineUnitFunc returns the function that runs one sweep unit of exps on
-// the flit-level network engine. Before returning it builds every
-// experiment's network at its first load, so a configuration the engine
-// refuses (beyond what the loader checks) is reported as an invalid config
-// before any run starts.
-func engineUnitFunc(exps []*configs.Experiment) (sweep.Func, error) {
-	for _, e := range exps {
-		cfg, err := e.NetworkConfig(0, e.Seed)
-		if err == nil {
-			_, err = network.New(cfg)
-		}
+// runner runs one sweep unit of one experiment on its mode's engine.
+type runner func(ctx context.Context) (sweep.Outcome, error)
+
+// newRunner builds the run of sweep point `point` of e with root seed
+// `seed` on the engine of e's mode; building it checks everything the
+// engine checks, so a config the engine refuses fails here.
+func newRunner(e *configs.Experiment, point int, seed uint64) (runner, error) {
+	switch e.Mode {
+	case "closed":
+		cfg, err := e.ClosedConfig(point, seed)
 		if err != nil {
-			return nil, fmt.Errorf("%s: the network engine refuses this config: %w", e.File, err)
+			return nil, err
 		}
+		s, err := closed.New(cfg)
+		if err != nil {
+			return nil, err
+		}
+		return func(ctx context.Context) (sweep.Outcome, error) {
+			r, err := s.Run(ctx)
+			if err != nil {
+				return sweep.Outcome{}, err
+			}
+			return closedOutcome(r), nil
+		}, nil
+	case "delta":
+		cfg, err := e.DeltaConfig(point, seed)
+		if err != nil {
+			return nil, err
+		}
+		s, err := delta.New(cfg)
+		if err != nil {
+			return nil, err
+		}
+		return func(ctx context.Context) (sweep.Outcome, error) {
+			r, err := s.Run(ctx)
+			if err != nil {
+				return sweep.Outcome{}, err
+			}
+			return deltaOutcome(r), nil
+		}, nil
+	case "slotted":
+		cfg, err := e.SlottedConfig(point, seed)
+		if err != nil {
+			return nil, err
+		}
+		s, err := slotted.New(cfg)
+		if err != nil {
+			return nil, err
+		}
+		return func(ctx context.Context) (sweep.Outcome, error) {
+			r, err := s.Run(ctx)
+			if err != nil {
+				return sweep.Outcome{}, err
+			}
+			return slottedOutcome(r), nil
+		}, nil
 	}
-	return func(ctx context.Context, u sweep.Unit) (sweep.Outcome, error) {
-		cfg, err := exps[u.Job].NetworkConfig(u.Point, u.Seed)
-		if err != nil {
-			return sweep.Outcome{}, err
-		}
-		n, err := network.New(cfg)
-		if err != nil {
-			return sweep.Outcome{}, err
-		}
+	cfg, err := e.NetworkConfig(point, seed)
+	if err != nil {
+		return nil, err
+	}
+	n, err := network.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return func(ctx context.Context) (sweep.Outcome, error) {
 		r, err := n.Run(ctx)
 		if err != nil {
 			return sweep.Outcome{}, err
@@ -44,4 +92,125 @@ func engineUnitFunc(exps []*configs.Experiment) (sweep.Func, error) {
 			Accepted: r.Accepted, Offered: r.Offered, Cycles: r.Cycles,
 		}, nil
 	}, nil
+}
+
+// engineUnitFunc returns the function that runs one sweep unit of exps on
+// the engine of each experiment's mode (sim/network, sim/closed, sim/delta
+// or sim/slotted). Before returning it builds every experiment at its first
+// load, so a configuration an engine refuses (beyond what the loader
+// checks) is reported as an invalid config before any run starts.
+func engineUnitFunc(exps []*configs.Experiment) (sweep.Func, error) {
+	for _, e := range exps {
+		if _, err := newRunner(e, 0, e.Seed); err != nil {
+			return nil, fmt.Errorf("%s: the %s engine refuses this config: %w", e.File, e.Mode, err)
+		}
+	}
+	return func(ctx context.Context, u sweep.Unit) (sweep.Outcome, error) {
+		run, err := newRunner(exps[u.Job], u.Point, u.Seed)
+		if err != nil {
+			return sweep.Outcome{}, err
+		}
+		return run(ctx)
+	}, nil
+}
+
+// noNumber marks an Outcome column the mode does not measure: the sweep
+// writes a non-finite value as an empty field (null in JSON).
+var noNumber = math.NaN()
+
+// num formats a figure for the reason column: 5 significant digits.
+func num(v float64) string { return strconv.FormatFloat(v, 'g', 5, 64) }
+
+// joinReason puts the run's own warning (if any) before the mode's extra
+// figures, "; "-separated.
+func joinReason(warning string, extras ...string) string {
+	parts := make([]string, 0, len(extras)+1)
+	if warning != "" {
+		parts = append(parts, warning)
+	}
+	parts = append(parts, extras...)
+	return strings.Join(parts, "; ")
+}
+
+// closedOutcome maps a Reed closed-network run onto a results row:
+//
+//	latency          R0 = N/X0, the mean cycle time of a message (time units), with its CI
+//	network_latency  empty (a closed message has no injection instant)
+//	accepted         X0, completions per time unit, whole network (messages / time unit)
+//	offered          empty (the load is the population, in the rate column)
+//	cycles           simulated time, warm-up included, rounded (time units)
+//	reason           X0's CI, hops (LV), PE and link utilisation
+func closedOutcome(r closed.Result) sweep.Outcome {
+	return sweep.Outcome{
+		Status: r.Status,
+		Reason: joinReason(r.Reason,
+			"x0_ci95="+num(r.X0.HalfWidth),
+			"hops="+num(r.Hops.Mean),
+			"u_pe="+num(r.PEUtilisation.Mean),
+			"u_link="+num(r.LinkUtilisation.Mean)),
+		Latency: r.CycleTime.Mean, LatencyCI95: r.CycleTime.HalfWidth,
+		NetworkLatency: noNumber, NetworkLatencyCI95: noNumber,
+		Accepted: r.X0.Mean, Offered: noNumber,
+		Cycles: int64(math.Round(r.Warmup + r.Measured)),
+	}
+}
+
+// deltaOutcome maps a Makrucki–Mudge delta-network run onto a results row:
+//
+//	latency          PDT, first emission to delivery (time units), with its CI
+//	network_latency  PDT without the source retry-buffer wait (time units), with its CI
+//	accepted         NTP, packets delivered per time unit, whole network
+//	offered          packets emitted per time unit, whole network
+//	cycles           simulated time, rounded (time units; cycles when slotted)
+//	reason           NTP's CI and the rejection fraction p_{L,i} of each stage
+//
+// A saturated run has no estimates; its accepted and offered are empty.
+func deltaOutcome(r delta.Result) sweep.Outcome {
+	o := sweep.Outcome{
+		Status: r.Status, Reason: r.Reason,
+		Latency: noNumber, LatencyCI95: noNumber, NetworkLatency: noNumber, NetworkLatencyCI95: noNumber,
+		Accepted: noNumber, Offered: noNumber,
+		Cycles: int64(math.Round(r.End)),
+	}
+	if r.Status != delta.StatusOK {
+		return o
+	}
+	rej := make([]string, len(r.Stages))
+	for i, s := range r.Stages {
+		rej[i] = num(s.Rejection.Mean)
+	}
+	o.Reason = joinReason(r.Reason, "ntp_ci95="+num(r.NTP.HalfWidth), "p_reject=["+strings.Join(rej, " ")+"]")
+	o.Latency, o.LatencyCI95 = r.PDT.Mean, r.PDT.HalfWidth
+	o.NetworkLatency, o.NetworkLatencyCI95 = r.PDTNetwork.Mean, r.PDTNetwork.HalfWidth
+	o.Accepted, o.Offered = r.NTP.Mean, r.Offered.Mean
+	return o
+}
+
+// slottedOutcome maps a Jacquet–Mühlethaler slotted-hypercube run onto a
+// results row:
+//
+//	latency          integer-slot delay (slots), compare with the model's T, with its CI
+//	network_latency  continuous delay (slots), compare with the Bernoulli model's D, with its CI
+//	accepted         delivered throughput, packets/node/slot
+//	offered          generated rate, packets/node/slot
+//	cycles           slots simulated, warm-up included
+//	reason           the busy probability p and the hop service time, with CIs
+//
+// A saturated run has no delay; throughput and offered describe its window.
+func slottedOutcome(r slotted.Result) sweep.Outcome {
+	o := sweep.Outcome{
+		Status: r.Status, Reason: r.Reason,
+		Latency: noNumber, LatencyCI95: noNumber, NetworkLatency: noNumber, NetworkLatencyCI95: noNumber,
+		Accepted: r.Throughput.Mean, Offered: r.Offered.Mean,
+		Cycles: r.WarmupSlots + r.MeasuredSlots,
+	}
+	if r.Status != slotted.StatusOK {
+		return o
+	}
+	o.Reason = joinReason(r.Reason,
+		"busy="+num(r.Busy.Mean)+"±"+num(r.Busy.HalfWidth),
+		"hop_service="+num(r.HopService.Mean)+"±"+num(r.HopService.HalfWidth))
+	o.Latency, o.LatencyCI95 = r.Delay.Mean, r.Delay.HalfWidth
+	o.NetworkLatency, o.NetworkLatencyCI95 = r.DelayContinuous.Mean, r.DelayContinuous.HalfWidth
+	return o
 }
