@@ -355,6 +355,13 @@ func deltaDefaults(c simdelta.Config) simdelta.Config {
 	return c
 }
 
+// MakruckiMaxLoss is the largest attempt-loss probability 1 - P at which a
+// Makrucki–Mudge delay (PDT, PDT_add) is inside the model's domain: the model
+// does not add resubmitted or retried packets to the stage loads, so it is
+// compared "only where (1-P) is small (roughly p_L < 0.05)" (MODELS.md §2.12).
+// Beyond it the point is out of domain; its value is kept for the plot.
+const MakruckiMaxLoss = 0.05
+
 // evalMakrucki maps a sim/delta Config onto analytic/delta (MODELS.md §2.1):
 // n = b^z sources, L, mu; the sweep is rho and lambda = rho mu. The case is
 // chosen automatically (Figure 3 validity regions); between Case I and Case
@@ -395,6 +402,7 @@ func evalMakrucki(c *Curve, s Setup) error {
 		pick = func(r delta.Result) float64 { return r.NTP }
 		c.Sim, c.Unit = QNTP, "packets/time unit"
 	}
+	pdt := c.Sim != QNTP
 	for i, rho := range s.Rates {
 		r, err := nw.Solve(rho*cfg.Mu, opt)
 		var v float64
@@ -402,6 +410,10 @@ func evalMakrucki(c *Curve, s Setup) error {
 			v = pick(r)
 		}
 		setPoint(&c.Points[i], rho, v, err)
+		if err == nil && pdt && 1-r.P > MakruckiMaxLoss {
+			c.Points[i].Status = StatusOutOfDomain
+			c.Points[i].Reason = fmt.Sprintf("attempt loss 1-P = %.3g > %g: the model neglects the resubmitted load (MODELS.md §2.12)", 1-r.P, MakruckiMaxLoss)
+		}
 		if errors.Is(err, analytic.ErrDomain) {
 			// Between the Case I and Case II regions no approximation is
 			// valid; the report's Figure 6 draws Case I there all the same.
