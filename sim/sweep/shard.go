@@ -38,13 +38,16 @@ const (
 //
 //   - Slurm job array: index = (SLURM_ARRAY_TASK_ID − SLURM_ARRAY_TASK_MIN) / SLURM_ARRAY_TASK_STEP,
 //     count = SLURM_ARRAY_TASK_COUNT (min 0 and step 1 when unset), so
-//     --array=1-8 and --array=0-14:2 both give indexes 0..n−1;
+//     --array=1-8 and --array=0-14:2 both give indexes 0..n−1. With count
+//     > 0 (--shard-count) the task id itself is the index and count the
+//     number of shards, so that one task of an --array=0-(n−1) sweep can be
+//     submitted again alone (sbatch --array=i) and still be shard i/n;
 //   - Kubernetes Indexed Job: index = JOB_COMPLETION_INDEX, and the count,
 //     which a pod cannot see, must be given (count, from --shard-count: the
 //     Job's completions).
 //
-// count > 0 is the --shard-count flag: it must agree with n or with Slurm's
-// count when those are known. Errors name the value and variable at fault.
+// count > 0 is the --shard-count flag; with "i/n" it must equal n. Errors
+// name the value and variable at fault.
 func ParseShard(spec string, count int, getenv func(string) string) (Shard, error) {
 	if count < 0 {
 		return Shard{}, fmt.Errorf("--shard-count %d, want >= 1", count)
@@ -79,16 +82,16 @@ func ParseShard(spec string, count int, getenv func(string) string) (Shard, erro
 	if err != nil {
 		return Shard{}, err
 	}
+	if inSlurm && count > 0 {
+		return checkShard(Shard{id, count}, fmt.Sprintf("--shard auto --shard-count %d (%s=%d)", count, EnvSlurmTaskID, id))
+	}
 	if inSlurm {
-		cnt, set, err := env(EnvSlurmTaskCount, count)
+		cnt, set, err := env(EnvSlurmTaskCount, 0)
 		if err != nil {
 			return Shard{}, err
 		}
-		if !set && count == 0 {
+		if !set {
 			return Shard{}, fmt.Errorf("--shard auto: %s is set but %s is not (give --shard-count)", EnvSlurmTaskID, EnvSlurmTaskCount)
-		}
-		if set && count > 0 && cnt != count {
-			return Shard{}, fmt.Errorf("--shard auto: %s=%d disagrees with --shard-count %d", EnvSlurmTaskCount, cnt, count)
 		}
 		lo, _, err := env(EnvSlurmTaskMin, 0)
 		if err != nil {

@@ -40,7 +40,10 @@ func TestParseShard(t *testing.T) {
 		// Slurm --array=0-14:2 (8 tasks): shard = (id - min) / step.
 		{"auto", 0, map[string]string{EnvSlurmTaskID: "6", EnvSlurmTaskCount: "8", EnvSlurmTaskMin: "0", EnvSlurmTaskStep: "2"}, Shard{3, 8}, ""},
 		{"auto", 0, map[string]string{EnvSlurmTaskID: "5", EnvSlurmTaskCount: "8", EnvSlurmTaskStep: "2"}, Shard{}, "not on the array"},
-		{"auto", 8, map[string]string{EnvSlurmTaskID: "5", EnvSlurmTaskCount: "4"}, Shard{}, "disagrees with --shard-count 8"},
+		// With --shard-count the task id is the index: task 5 of an
+		// 8-task array resubmitted alone (--array=5: count 1, min 5).
+		{"auto", 8, map[string]string{EnvSlurmTaskID: "5", EnvSlurmTaskCount: "1", EnvSlurmTaskMin: "5"}, Shard{5, 8}, ""},
+		{"auto", 4, map[string]string{EnvSlurmTaskID: "5", EnvSlurmTaskCount: "1"}, Shard{}, "index 5 outside 0..3"},
 		{"auto", 0, map[string]string{EnvSlurmTaskID: "5"}, Shard{}, "SLURM_ARRAY_TASK_COUNT is not"},
 		{"auto", 6, map[string]string{EnvSlurmTaskID: "5"}, Shard{5, 6}, ""},
 		{"auto", 0, map[string]string{EnvSlurmTaskID: "x", EnvSlurmTaskCount: "8"}, Shard{}, `SLURM_ARRAY_TASK_ID="x" is not an integer`},
