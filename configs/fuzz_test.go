@@ -12,7 +12,8 @@ import (
 // name the file and a line. Run with: go test -fuzz=FuzzParse ./configs
 func FuzzParse(f *testing.F) {
 	files, _ := filepath.Glob("*.yaml")
-	for _, p := range files {
+	modeFiles, _ := filepath.Glob("*/*.yaml") // closed, delta, slotted, validation
+	for _, p := range append(files, modeFiles...) {
 		if b, err := os.ReadFile(p); err == nil {
 			f.Add(b)
 		}
@@ -21,6 +22,8 @@ func FuzzParse(f *testing.F) {
 		base, "", "a: &x 1\nb: *x\n", "<<: {a: 1}\n", "[1, 2]\n", "network: {topology: hypercube, dimensions: 99}\n",
 		"sweep: {rates: [1e308, .inf, .nan]}\n", "seed: 18446744073709551616\n", "router: {vcs: 0x7fffffffffffffff}\n",
 		"---\n---\n", "? [a]\n: 1\n", "traffic: {hotspot_nodes: [-1, 99999999999]}\n",
+		closedBase, deltaBase, slottedBase, "mode: delta\ndelta: {queue_length: &a 3}\n", "mode: delta\ndelta: {queue_length: }\n",
+		"mode: slotted\nslotted: {dimensions: 20}\nsweep: {unit: packets/node/slot, rates: [0.1]}\n",
 	} {
 		f.Add([]byte(s))
 	}
