@@ -17,7 +17,7 @@ type Experiment struct {
 	// the default), "closed" (Reed's closed networks, sim/closed), "delta"
 	// (Makrucki–Mudge delta networks, sim/delta) or "slotted"
 	// (Jacquet–Mühlethaler slotted hypercube, sim/slotted). Planned:
-	// scouting. Each mode reads its own keys (see [Experiment.Applies]).
+	// scouting. Each mode reads its own keys (docs/config.md) and refuses the others.
 	Mode string `yaml:"mode" json:"mode"`
 	// Seed is the root seed of every random stream (default 1). It is not
 	// part of the hash: results carry it in a column of their own.
