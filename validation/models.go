@@ -99,34 +99,37 @@ type Curve struct {
 type modelSpec struct {
 	doc  string
 	mode string // simulator mode the model applies to
+	// hypothesis marks a curve that is reported but never judged: a
+	// [RECON-L] reading or a sanity curve (MODELS.md §5.3, §5.4).
+	hypothesis bool
 }
 
 var modelSpecs = map[string]modelSpec{
-	"reed":                          {"Reed 1983 exact MVA X_0(N) (Figure II), corrected routing (= reed-mva)", "closed"},
-	"reed-mva":                      {"Reed 1983 exact MVA X_0(N) (Figure II), corrected routing", "closed"},
-	"reed-mva:printed":              {"Reed MVA with the printed decay distribution (erratum E2)", "closed"},
-	"reed-bounds":                   {"expands to reed-bjb-lower, reed-bjb-upper, reed-asymptotic", "closed"},
-	"reed-bjb-lower":                {"Reed balanced job bound, lower (Eq. 7)", "closed"},
-	"reed-bjb-upper":                {"Reed balanced job bound, upper (Eq. 7)", "closed"},
-	"reed-asymptotic":               {"Reed asymptotic upper bound (Eq. 5)", "closed"},
-	"makrucki":                      {"Makrucki–Mudge, the delay of the config's rejection mode: PDT corrected (resubmit-source), PDT_add (retry-previous), NTP (drop)", "delta"},
-	"makrucki:printed":              {"Makrucki–Mudge PDT as printed, Eq. (5) with (6) (Figure 6)", "delta"},
-	"makrucki-pdt":                  {"Makrucki–Mudge PDT corrected, sum E[T_i] + U/P", "delta"},
-	"makrucki-retry":                {"Makrucki–Mudge addendum PDT_add, retry at stage i-1", "delta"},
-	"makrucki-ntp":                  {"Makrucki–Mudge NTP, z-sum reading R4", "delta"},
-	"makrucki-ntp:single-stage":     {"Makrucki–Mudge NTP, single-stage reading", "delta"},
-	"jacquet":                       {"Jacquet–Mühlethaler Poisson approximation T (= jacquet-poisson)", "slotted"},
-	"jacquet-poisson":               {"Jacquet–Mühlethaler Poisson approximation T, normalised Q", "slotted"},
-	"jacquet-poisson:printed":       {"Jacquet–Mühlethaler T with the printed, unnormalised Q (E9)", "slotted"},
-	"jacquet-bernoulli":             {"Jacquet–Mühlethaler Bernoulli model D = M/lambda", "slotted"},
-	"jacquet-bernoulli:printed":     {"Jacquet–Mühlethaler Bernoulli model, printed mu, appendix q'(1) and D (E8, E10, E11)", "slotted"},
-	"safaei":                        {"Safaei et al. scouting switching, corrected Eq. (8)", "network"},
-	"safaei:printed":                {"Safaei et al. with the printed Eq. (8) (E13)", "network"},
-	"draper-ghosh":                  {"DG-R reconstruction, c0 = 0", "network"},
-	"draper-ghosh:exclude-own-flow": {"DG-R with the ExcludeOwnFlow correction [RECON-L]", "network"},
-	"draper-ghosh:vc-multiplexing":  {"DG-R times the Dally 1992 multiplexing degree [RECON-L]", "network"},
-	"dally1990":                     {"Dally 1990 contention form (sanity curve, k >= 3)", "network"},
-	"dally1992":                     {"Dally 1992 VC occupancy applied to DG-R (= draper-ghosh:vc-multiplexing)", "network"},
+	"reed":                          {"Reed 1983 exact MVA X_0(N) (Figure II), corrected routing (= reed-mva)", "closed", false},
+	"reed-mva":                      {"Reed 1983 exact MVA X_0(N) (Figure II), corrected routing", "closed", false},
+	"reed-mva:printed":              {"Reed MVA with the printed decay distribution (erratum E2)", "closed", false},
+	"reed-bounds":                   {"expands to reed-bjb-lower, reed-bjb-upper, reed-asymptotic", "closed", false},
+	"reed-bjb-lower":                {"Reed balanced job bound, lower (Eq. 7)", "closed", false},
+	"reed-bjb-upper":                {"Reed balanced job bound, upper (Eq. 7)", "closed", false},
+	"reed-asymptotic":               {"Reed asymptotic upper bound (Eq. 5)", "closed", false},
+	"makrucki":                      {"Makrucki–Mudge, the delay of the config's rejection mode: PDT corrected (resubmit-source), PDT_add (retry-previous), NTP (drop)", "delta", false},
+	"makrucki:printed":              {"Makrucki–Mudge PDT as printed, Eq. (5) with (6) (Figure 6)", "delta", false},
+	"makrucki-pdt":                  {"Makrucki–Mudge PDT corrected, sum E[T_i] + U/P", "delta", false},
+	"makrucki-retry":                {"Makrucki–Mudge addendum PDT_add, retry at stage i-1", "delta", false},
+	"makrucki-ntp":                  {"Makrucki–Mudge NTP, z-sum reading R4", "delta", false},
+	"makrucki-ntp:single-stage":     {"Makrucki–Mudge NTP, single-stage reading", "delta", false},
+	"jacquet":                       {"Jacquet–Mühlethaler Poisson approximation T (= jacquet-poisson)", "slotted", false},
+	"jacquet-poisson":               {"Jacquet–Mühlethaler Poisson approximation T, normalised Q", "slotted", false},
+	"jacquet-poisson:printed":       {"Jacquet–Mühlethaler T with the printed, unnormalised Q (E9)", "slotted", false},
+	"jacquet-bernoulli":             {"Jacquet–Mühlethaler Bernoulli model D = M/lambda", "slotted", false},
+	"jacquet-bernoulli:printed":     {"Jacquet–Mühlethaler Bernoulli model, printed mu, appendix q'(1) and D (E8, E10, E11)", "slotted", false},
+	"safaei":                        {"Safaei et al. scouting switching, corrected Eq. (8)", "network", false},
+	"safaei:printed":                {"Safaei et al. with the printed Eq. (8) (E13)", "network", false},
+	"draper-ghosh":                  {"DG-R reconstruction, c0 = 0", "network", false},
+	"draper-ghosh:exclude-own-flow": {"DG-R with the ExcludeOwnFlow correction [RECON-L]", "network", true},
+	"draper-ghosh:vc-multiplexing":  {"DG-R times the Dally 1992 multiplexing degree [RECON-L]", "network", true},
+	"dally1990":                     {"Dally 1990 contention form (sanity curve, k >= 3)", "network", true},
+	"dally1992":                     {"Dally 1992 VC occupancy applied to DG-R (= draper-ghosh:vc-multiplexing)", "network", true},
 }
 
 // ModelNames returns every model name the bridge evaluates, sorted. A name
@@ -143,6 +146,11 @@ func ModelNames() []string {
 
 // ModelDoc returns the one-line description of a model name ("" if unknown).
 func ModelDoc(name string) string { return modelSpecs[name].doc }
+
+// IsHypothesis reports whether a model name is a hypothesis or sanity curve
+// (DG-R's [RECON-L] knobs, Dally 1990 and 1992): Run reports its errors with
+// verdict info and never fails on it.
+func IsHypothesis(name string) bool { return modelSpecs[name].hypothesis }
 
 // expand replaces the group names (reed-bounds) by their members.
 func expand(models []string) []string {
