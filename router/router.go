@@ -16,9 +16,10 @@ const (
 	Wormhole          Switching = iota // flit-by-flit, one credit per flit
 	VirtualCutThrough                  // VC granted only with room for the whole packet downstream
 	StoreAndForward                    // as VirtualCutThrough, and the whole packet buffered before the head leaves
+	Scouting                           // a routing header runs Config.ScoutingDistance links ahead of the data and may backtrack (scouting.go)
 )
 
-var switchingNames = [...]string{"wormhole", "virtual-cut-through", "store-and-forward"}
+var switchingNames = [...]string{"wormhole", "virtual-cut-through", "store-and-forward", "scouting"}
 
 func (s Switching) String() string {
 	if int(s) < len(switchingNames) {
@@ -28,14 +29,14 @@ func (s Switching) String() string {
 }
 
 // ParseSwitching returns the Switching named s ("wormhole",
-// "virtual-cut-through", "store-and-forward").
+// "virtual-cut-through", "store-and-forward", "scouting").
 func ParseSwitching(s string) (Switching, error) {
 	for i, n := range switchingNames {
 		if n == s {
 			return Switching(i), nil
 		}
 	}
-	return 0, fmt.Errorf("unknown switching %q (want wormhole, virtual-cut-through or store-and-forward)", s)
+	return 0, fmt.Errorf("unknown switching %q (want wormhole, virtual-cut-through, store-and-forward or scouting)", s)
 }
 
 // Config is the micro-architecture shared by every router of a network. The
@@ -53,6 +54,12 @@ type Config struct {
 	SwitchTraversalDelay int
 
 	Switching Switching
+
+	// ScoutingDistance is K of scouting switching (>= 0, Scouting only):
+	// the first data flit may leave a router only while the header has
+	// reserved at least K links beyond the one it is about to take. K = 0
+	// is wormhole switching exactly (the same code path).
+	ScoutingDistance int
 }
 
 // Validate reports the first problem with c, or nil.
@@ -67,8 +74,12 @@ func (c Config) Validate() error {
 	case c.RoutingDelay < 0 || c.VCAllocDelay < 0 || c.SwitchAllocDelay < 0 || c.SwitchTraversalDelay < 0:
 		return fmt.Errorf("router: pipeline delays must be >= 0 (got %d, %d, %d, %d)",
 			c.RoutingDelay, c.VCAllocDelay, c.SwitchAllocDelay, c.SwitchTraversalDelay)
-	case c.Switching > StoreAndForward:
+	case c.Switching > Scouting:
 		return fmt.Errorf("router: unknown switching %d", c.Switching)
+	case c.ScoutingDistance < 0:
+		return fmt.Errorf("router: ScoutingDistance = %d, want >= 0", c.ScoutingDistance)
+	case c.ScoutingDistance > 0 && c.Switching != Scouting:
+		return fmt.Errorf("router: ScoutingDistance = %d needs scouting switching, not %s", c.ScoutingDistance, c.Switching)
 	}
 	return nil
 }
@@ -134,9 +145,10 @@ type CreditReturn struct {
 
 // input VC states.
 const (
-	vcIdle    uint8 = iota // no packet at the front
-	vcRouting              // head at the front, route known from readyAt on; then requests VA
-	vcActive               // owns output VC outVC; flits request SA
+	vcIdle      uint8 = iota // no packet at the front
+	vcRouting                // head (scouting: header) at the front, route known from readyAt on; then requests VA
+	vcActive                 // owns output VC outVC; flits request SA
+	vcScoutWait              // scouting: owns output VC outVC, the data waits for the header's acknowledgements
 )
 
 type inputVC struct {
@@ -161,7 +173,26 @@ type Router struct {
 	classes             int
 	route               RouteFunc
 	rng                 *rand.Rand
-	noInfiniteCreditsAt int // output VCs of the local port start here: they never run out of credits
+	noInfiniteCreditsAt int     // output VCs of the local port start here: they never run out of credits
+	classLo             []int32 // VCs of class c: [classLo[c], classLo[c+1])
+
+	// Adaptive selection and scouting (adaptive.go, scouting.go); nil or
+	// false unless configured, so the plain path only tests rich.
+	rich          bool      // adaptive || scouting: VA goes through selectVC
+	adaptive      bool      // a header keeps every candidate and takes a random free VC
+	escapeClasses int       // classes below this are escape classes (used only when no adaptive VC is free)
+	cands         []cand    // per input VC, up to candStride candidates
+	nCand         []int32   // candidates stored per input VC
+	candStride    int       // ports+1
+	scout         []scoutVC // per input VC; nil unless scouting with K >= 1
+	scoutK        int32
+	launched      uint64 // headers launched here (scouting tags)
+
+	// occupancy: per output port, reserved output VCs now, when that
+	// count last changed, and cycles spent at each count (port*(V+1)+v).
+	busy  []int32
+	occAt []sim.Cycle
+	occ   []int64
 
 	in        []inputVC
 	buf       []Flit
@@ -193,6 +224,12 @@ type Router struct {
 	// Sent and CreditsOut are this cycle's outputs, valid until the next Step.
 	Sent       []Departure
 	CreditsOut []CreditReturn
+
+	// Control holds the scouting control messages (header moves, positive
+	// and negative acknowledgements) emitted by Step and by the
+	// AcceptProbe, AcceptAck and AcceptBacktrack methods. Unlike Sent it is
+	// not cleared by Step: the caller drains it and truncates it (scouting.go).
+	Control []Control
 }
 
 // New returns router id with the given number of ports (the last is the
@@ -228,8 +265,20 @@ func New(id, ports int, cfg Config, ejectVCs, classes int, route RouteFunc, rng 
 		saReqVC: make([]int32, ports),
 		saMask:  make([]uint64, ports), vaMask: make([]uint64, ports), saReqBy: make([]uint64, ports),
 		Sent: make([]Departure, 0, ports), CreditsOut: make([]CreditReturn, 0, ports),
+		busy: make([]int32, ports), occAt: make([]sim.Cycle, ports), occ: make([]int64, ports*(cfg.VCs+1)),
 	}
 	r.noInfiniteCreditsAt = r.local * r.vcs
+	r.classLo = make([]int32, classes+1)
+	for c := range r.classLo {
+		r.classLo[c] = int32(c * cfg.VCs / classes)
+	}
+	r.candStride = ports + 1
+	if cfg.Switching == Scouting && cfg.ScoutingDistance > 0 {
+		r.scout = make([]scoutVC, n)
+		r.scoutK = int32(cfg.ScoutingDistance)
+		r.Control = make([]Control, 0, 2*ports)
+		r.enableRich()
+	}
 	for o := range r.ovOwner {
 		r.ovOwner[o] = -1
 		r.ovCredits[o] = int32(cfg.BufferDepth)
@@ -243,6 +292,11 @@ func (r *Router) ID() int { return r.id }
 
 // Buffered returns the number of flits in the router's input buffers.
 func (r *Router) Buffered() int { return r.buffered }
+
+// Waiting returns the number of input VCs whose head (or scouting header)
+// waits for VC allocation. A scouting router can have waiting headers and
+// no flits; it must be stepped while Buffered() or Waiting() is non-zero.
+func (r *Router) Waiting() int { return r.waitingVA }
 
 // Free returns the free slots of input VC (port, vc); the upstream side's
 // credit count must never exceed it.
@@ -314,29 +368,60 @@ func (r *Router) startRouting(i int, at sim.Cycle) {
 	if !f.IsHead() {
 		panic(fmt.Sprintf("router %d: input VC %d has a non-head flit of packet %d at the front of an idle VC", r.id, i, f.Packet))
 	}
-	r.cand = r.route(r.id, int(f.Dest), r.cand[:0])
-	var c Candidate
-	switch len(r.cand) {
-	case 0:
-		panic(fmt.Sprintf("router %d: routing gave no output for destination %d", r.id, f.Dest))
-	case 1:
-		c = r.cand[0]
-	default:
-		c = r.cand[r.rng.IntN(len(r.cand))]
+	if r.scout != nil {
+		// Scouting: the head flit is the first data flit; a header is
+		// launched for it at the source only (elsewhere headers arrive by
+		// AcceptProbe before their data).
+		if i/r.vcs != r.local {
+			panic(fmt.Sprintf("router %d: data flit of packet %d reached network input VC %d ahead of its header", r.id, f.Packet, i))
+		}
+		r.startProbe(i, Probe{Packet: f.Packet, Dest: f.Dest, Len: f.Len, Tag: uint64(r.id)<<40 | r.launched}, at)
+		r.launched++
+		return
 	}
-	ivc.outPort = int32(c.Port)
-	base := int32(c.Port * r.vcs)
-	if c.Port == r.local {
-		ivc.vcLo, ivc.vcHi = base, base+int32(r.ejectVCs)
-	} else {
-		lo := c.Class * r.vcs / r.classes
-		hi := (c.Class + 1) * r.vcs / r.classes
-		ivc.vcLo, ivc.vcHi = base+int32(lo), base+int32(hi)
-	}
+	r.computeRoute(i, f.Dest, at)
 	ivc.remain = f.Len
 	ivc.state = vcRouting
 	ivc.readyAt = at + sim.Cycle(r.cfg.RoutingDelay)
 	r.waitingVA++
+}
+
+// computeRoute asks the routing function for the candidates of a header
+// at input VC i bound for dest: without adaptive selection it picks one
+// (at random among several) and sets outPort and [vcLo, vcHi); with it
+// every candidate is kept for selectVC.
+func (r *Router) computeRoute(i int, dest int32, at sim.Cycle) {
+	ivc := &r.in[i]
+	r.cand = r.route(r.id, int(dest), r.cand[:0])
+	var c Candidate
+	switch len(r.cand) {
+	case 0:
+		panic(fmt.Sprintf("router %d: routing gave no output for destination %d", r.id, dest))
+	case 1:
+		c = r.cand[0]
+	default:
+		if r.adaptive {
+			r.storeCandidates(i, r.cand)
+			ivc.outPort = -1
+			return
+		}
+		c = r.cand[r.rng.IntN(len(r.cand))]
+	}
+	ivc.outPort = int32(c.Port)
+	ivc.vcLo, ivc.vcHi = r.vcRange(c)
+	if r.rich {
+		r.nCand[i] = 0
+		r.addCandidate(i, c)
+	}
+}
+
+// vcRange returns the absolute output VCs [lo, hi) candidate c admits.
+func (r *Router) vcRange(c Candidate) (lo, hi int32) {
+	base := int32(c.Port * r.vcs)
+	if c.Port == r.local {
+		return base, base + int32(r.ejectVCs)
+	}
+	return base + r.classLo[c.Class], base + r.classLo[c.Class+1]
 }
 
 // Step runs one cycle of VC and switch allocation and switch traversal. It
@@ -344,7 +429,7 @@ func (r *Router) startRouting(i int, at sim.Cycle) {
 func (r *Router) Step(now sim.Cycle) int {
 	r.Sent = r.Sent[:0]
 	r.CreditsOut = r.CreditsOut[:0]
-	if r.buffered == 0 {
+	if r.buffered == 0 && r.waitingVA == 0 { // (scouting headers wait without flits)
 		return 0
 	}
 	if r.waitingVA > 0 {
@@ -357,7 +442,7 @@ func (r *Router) Step(now sim.Cycle) int {
 // allocateVCs is the separable input-first VC allocator.
 func (r *Router) allocateVCs(now sim.Cycle) {
 	r.vaTouched = r.vaTouched[:0]
-	cutThrough := r.cfg.Switching != Wormhole
+	cutThrough := r.cfg.Switching == VirtualCutThrough || r.cfg.Switching == StoreAndForward
 	for ports := r.vaPorts; ports != 0; ports &= ports - 1 {
 		p := bits.TrailingZeros64(ports)
 		for m := r.vaMask[p]; m != 0; m &= m - 1 {
@@ -365,6 +450,18 @@ func (r *Router) allocateVCs(now sim.Cycle) {
 			ivc := &r.in[i]
 			ivc.outVC = -1 // no request unless one is made below
 			if ivc.readyAt > now {
+				continue
+			}
+			if r.rich {
+				// Adaptive selection / scouting (adaptive.go): a random
+				// free VC of the candidates, or a backtrack.
+				if o := r.selectVC(i, cutThrough, now); o >= 0 {
+					if r.vaReq[o] < 0 {
+						r.vaTouched = append(r.vaTouched, o)
+						r.vaReq[o] = int32(i)
+					}
+					ivc.outVC = o
+				}
 				continue
 			}
 			// Input stage: first free admissible output VC at or after the pointer.
@@ -410,8 +507,14 @@ func (r *Router) allocateVCs(now sim.Cycle) {
 			}
 			ivc.state = vcActive
 			ivc.readyAt = now + sim.Cycle(r.cfg.VCAllocDelay)
-			r.ovOwner[o] = i
+			if r.rich {
+				ivc.outPort = o / int32(r.vcs)
+			}
+			r.own(o, i, ivc.outPort, now)
 			r.waitingVA--
+			if r.scout != nil {
+				r.headerGranted(int(i), o, now)
+			}
 			r.mark(int(i)/r.vcs, int(i)%r.vcs)
 			r.ovPtr[o] = i + 1
 			if r.ovPtr[o] == n {
@@ -509,9 +612,11 @@ func (r *Router) traverse(p, v int, now sim.Cycle) {
 	q := int(ivc.outPort)
 	r.Sent = append(r.Sent, Departure{Port: q, VC: o - q*r.vcs, Flit: f})
 	if f.IsTail() {
-		r.ovOwner[o] = -1
+		r.release(int32(o), int32(q), now)
 		ivc.state = vcIdle
-		if ivc.count > 0 {
+		if r.scout != nil {
+			r.nextHeader(i, now+1)
+		} else if ivc.count > 0 {
 			r.startRouting(i, now+1)
 		}
 	}
@@ -523,7 +628,7 @@ type BlockedVC struct {
 	Port, VC   int
 	Flits      int
 	Packet     int32
-	State      string // "routing", "vc-allocation" or "active"
+	State      string // "vc-allocation", "active", "scout-wait" (data waits for the header's acknowledgements) or "idle"
 	OutPort    int    // -1 while routing
 	OutVC      int    // -1 until a VC is granted
 	OutCredits int    // credits of the granted output VC, -1 if none
@@ -543,6 +648,10 @@ func (r *Router) Blocked(dst []BlockedVC) []BlockedVC {
 			b.State = "vc-allocation"
 		case vcActive:
 			b.State = "active"
+			b.OutVC = int(ivc.outVC) % r.vcs
+			b.OutCredits = int(r.ovCredits[ivc.outVC])
+		case vcScoutWait:
+			b.State = "scout-wait"
 			b.OutVC = int(ivc.outVC) % r.vcs
 			b.OutCredits = int(r.ovCredits[ivc.outVC])
 		default:

@@ -6,7 +6,6 @@ import (
 
 	"github.com/flitsim/flitsim/router"
 	"github.com/flitsim/flitsim/sim"
-
 	"github.com/flitsim/flitsim/topology"
 	"github.com/flitsim/flitsim/traffic"
 )
@@ -23,14 +22,30 @@ type LengthSpec struct {
 const (
 	RoutingDimensionOrder = "dimension-order"
 	RoutingRandomMinimal  = "random-minimal"
+	// RoutingAdaptive is minimal fully adaptive routing: a header may take
+	// any free VC of any productive channel, chosen at random
+	// (topology.NewFullyAdaptive, router.SetAdaptive). With EscapeVCs = 0
+	// there are no escape channels, as in the scouting paper (MODELS.md
+	// §4.7): such a network can deadlock, and a run then ends with
+	// StatusDeadlock. EscapeVCs > 0 adds Duato's dimension-order escape
+	// channels (topology.NewDuato), which make it deadlock-free.
+	RoutingAdaptive = "adaptive"
 )
 
 // Config is everything needed to build and run one network at one load.
 // Zero latencies take the defaults noted; Router has no defaults.
 type Config struct {
 	Topology topology.Spec
-	Routing  string // RoutingDimensionOrder (default) or RoutingRandomMinimal
-	Router   router.Config
+	Routing  string // RoutingDimensionOrder (default), RoutingRandomMinimal or RoutingAdaptive
+	// EscapeVCs is, with RoutingAdaptive, the VCs per physical channel
+	// reserved for Duato's escape channels (dimension-order routing on
+	// them; 0, the default: none). On rings and tori the escape VCs are
+	// split evenly between the two dateline classes, so EscapeVCs must be
+	// even there; at least one VC per channel must stay adaptive
+	// (EscapeVCs < Router.VCs). The escape VCs are VCs [0, EscapeVCs) of
+	// each port. Deadlock-free by topology.CheckEscape.
+	EscapeVCs int
+	Router    router.Config
 
 	LinkLatency      int // cycles on a network link, >= 1 (0 means 1)
 	CreditDelay      int // cycles for a credit to return upstream, >= 1 (0 means 1)
@@ -98,8 +113,19 @@ func (c Config) validate() error {
 	if c.EjectionVCs < 1 || c.EjectionVCs > c.Router.VCs {
 		add("network: EjectionVCs = %d, want 1..%d", c.EjectionVCs, c.Router.VCs)
 	}
-	if c.Routing != RoutingDimensionOrder && c.Routing != RoutingRandomMinimal {
-		add("network: unknown routing %q (want %q or %q)", c.Routing, RoutingDimensionOrder, RoutingRandomMinimal)
+	if c.Routing != RoutingDimensionOrder && c.Routing != RoutingRandomMinimal && c.Routing != RoutingAdaptive {
+		add("network: unknown routing %q (want %q, %q or %q)", c.Routing, RoutingDimensionOrder, RoutingRandomMinimal, RoutingAdaptive)
+	}
+	if c.EscapeVCs != 0 {
+		ring := c.Topology.Kind == topology.Ring || c.Topology.Kind == topology.Torus
+		switch {
+		case c.Routing != RoutingAdaptive:
+			add("network: EscapeVCs = %d applies only to %q routing", c.EscapeVCs, RoutingAdaptive)
+		case c.EscapeVCs < 0 || c.EscapeVCs >= c.Router.VCs:
+			add("network: EscapeVCs = %d, want 0 or 1..%d (Router.VCs-1: at least one adaptive VC per channel)", c.EscapeVCs, c.Router.VCs-1)
+		case ring && c.EscapeVCs%2 != 0:
+			add("network: EscapeVCs = %d on a %v: the escape channels need the two dateline classes, so an even number (>= 2)", c.EscapeVCs, c.Topology.Kind)
+		}
 	}
 	if !(c.Rate >= 0) {
 		add("network: Rate = %v messages/node/cycle, want >= 0", c.Rate)
@@ -121,7 +147,9 @@ func (c Config) validate() error {
 //
 // With store-and-forward each of the hops+1 routers also waits for the tail,
 // so its routing+VC-allocation share of HopDelay becomes
-// max(RoutingDelay+VCAllocDelay, M-1).
+// max(RoutingDelay+VCAllocDelay, M-1). With scouting switching and K >= 1 it
+// is the recurrence of scoutingZeroLoad, D + M + 2min(K, D) - 1 for the
+// one-cycle router.
 func (c Config) ZeroLoadLatency(hops, flits int) int {
 	c = c.withDefaults()
 	perRouter := c.Router.HopDelay()
@@ -129,7 +157,44 @@ func (c Config) ZeroLoadLatency(hops, flits int) int {
 		front := c.Router.RoutingDelay + c.Router.VCAllocDelay
 		perRouter += max(front, flits-1) - front
 	}
+	if c.Router.Switching == router.Scouting && c.Router.ScoutingDistance > 0 {
+		return c.scoutingZeroLoad(hops, flits)
+	}
 	return c.InjectionLatency + (hops+1)*perRouter + hops*c.LinkLatency + c.EjectionLatency + flits - 1
+}
+
+// scoutingZeroLoad evaluates the zero-load timing of scouting switching
+// documented in package router (scouting.go), for K >= 1: the header reaches
+// position j at a_j = a_0 + j(HopDelay+LinkLatency) and is granted at
+// g_j = a_j + RoutingDelay; the data gate at position h opens at
+//
+//	G_h = g_{h+K} + K CreditDelay      (h+K < D)
+//	G_h = g_D + (D-h) CreditDelay      (otherwise)
+//
+// and the first data flit wins the switch at s_h = max(d_h, g_h+VCAllocDelay,
+// G_h), d_0 = a_0, d_h = s_{h-1} + SwitchAlloc + SwitchTraversal + LinkLatency;
+// the tail reaches the sink M-1 cycles after the head. With the one-cycle
+// router this is D + M + 2 min(K, D) - 1.
+func (c Config) scoutingZeroLoad(D, M int) int {
+	rc := c.Router
+	K := rc.ScoutingDistance
+	a0 := c.InjectionLatency
+	hop := rc.HopDelay() + c.LinkLatency
+	out := rc.SwitchAllocDelay + rc.SwitchTraversalDelay
+	g := func(j int) int { return a0 + j*hop + rc.RoutingDelay }
+	var s int
+	for h := 0; h <= D; h++ {
+		d := a0
+		if h > 0 {
+			d = s + out + c.LinkLatency
+		}
+		gate := g(D) + (D-h)*c.CreditDelay
+		if h+K < D {
+			gate = g(h+K) + K*c.CreditDelay
+		}
+		s = max(d, g(h)+rc.VCAllocDelay, gate)
+	}
+	return s + out + c.EjectionLatency + M - 1
 }
 
 func (c Config) length() (traffic.Length, error) {

@@ -56,6 +56,15 @@ type creditArrival struct {
 	node, port, vc int32
 }
 
+// ctrlArrival is a scouting control message reaching router node: a header
+// entering input VC (port, vc), or a negative or positive acknowledgement
+// reaching output VC (port, vc).
+type ctrlArrival struct {
+	node, port, vc int32
+	kind           router.ControlKind
+	probe          router.Probe
+}
+
 // idQueue is an unbounded FIFO of packet ids (a node's source queue).
 type idQueue struct {
 	q    []int32

@@ -17,6 +17,8 @@ type packet struct {
 	hops     int32
 	gen      sim.Cycle // generation cycle
 	inject   sim.Cycle // cycle the head left the NIC
+	setup    sim.Cycle // cycle the path was set up (see Result.SetupTime), -1 before
+	backs    int32     // scouting: backtracks (negative acknowledgements) of the header
 }
 
 // nic is a node's network interface: it injects the packets of the source
@@ -52,8 +54,10 @@ type Network struct {
 	// applied at the start of cycle t, before any node steps.
 	arrivals wheel[flitArrival]   // flits reaching router inputs (port >= 0) or sinks (port -1)
 	credits  wheel[creditArrival] // credits reaching router outputs or NICs (local port)
+	control  wheel[ctrlArrival]   // scouting headers and acknowledgements
 	linkAt   sim.Cycle            // outDelay + LinkLatency
 	ejectAt  sim.Cycle            // outDelay + EjectionLatency
+	probeAt  sim.Cycle            // VCAllocDelay + linkAt: a granted header to the next router
 
 	nics       []nic
 	nicCredits []int32 // per node*vcs
@@ -85,7 +89,25 @@ type Network struct {
 	stats measurement
 
 	onDeliver func(Delivery)
+	onScout   func(ScoutEvent)
 }
+
+// ScoutEvent is one scouting control message, reported to OnScout when a
+// router emits it (Cycle is the emission cycle).
+type ScoutEvent struct {
+	Cycle  sim.Cycle
+	Router int
+	Kind   router.ControlKind
+	// Port and VC are the output VC a header was granted (ProbeForward),
+	// or the input VC a header released (ProbeBack) or an
+	// acknowledgement leaves through (Ack).
+	Port, VC int
+	Probe    router.Probe
+}
+
+// OnScout sets a function called for every scouting control message (nil
+// to stop), for tests and tracing.
+func (n *Network) OnScout(fn func(ScoutEvent)) { n.onScout = fn }
 
 // Delivery describes one message whose tail reached its sink.
 type Delivery struct {
@@ -115,9 +137,24 @@ func New(cfg Config) (*Network, error) {
 		return nil, err
 	}
 	var routing topology.Routing
-	if cfg.Routing == RoutingRandomMinimal {
+	var classBounds []int // adaptive routing with escape VCs: uneven class ranges
+	escapeClasses := 0
+	switch {
+	case cfg.Routing == RoutingRandomMinimal:
 		routing = topology.NewRandomMinimal(topo)
-	} else {
+	case cfg.Routing == RoutingAdaptive && cfg.EscapeVCs > 0:
+		d := topology.NewDuato(topo)
+		routing, escapeClasses = d, d.EscapeClasses()
+		if cfg.EscapeVCs%escapeClasses != 0 {
+			return nil, fmt.Errorf("network: EscapeVCs = %d cannot be split over the %d escape classes of %s", cfg.EscapeVCs, escapeClasses, topo)
+		}
+		for c := 0; c <= escapeClasses; c++ {
+			classBounds = append(classBounds, c*cfg.EscapeVCs/escapeClasses)
+		}
+		classBounds = append(classBounds, cfg.Router.VCs)
+	case cfg.Routing == RoutingAdaptive:
+		routing = topology.NewFullyAdaptive(topo)
+	default:
 		routing = topology.NewDimensionOrder(topo)
 	}
 	if cfg.Router.VCs < routing.Classes() && !cfg.singleClass {
@@ -128,7 +165,7 @@ func New(cfg Config) (*Network, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cfg.Router.Switching != router.Wormhole {
+	if cfg.Router.Switching == router.VirtualCutThrough || cfg.Router.Switching == router.StoreAndForward {
 		if length.Max() == 0 || length.Max() > cfg.Router.BufferDepth {
 			return nil, fmt.Errorf("network: %s needs every message to fit one VC buffer (%d flits) but messages are up to %s flits",
 				cfg.Router.Switching, cfg.Router.BufferDepth, maxString(length.Max()))
@@ -151,9 +188,11 @@ func New(cfg Config) (*Network, error) {
 	nn := n.nodes
 	n.linkAt = n.outDelay + sim.Cycle(cfg.LinkLatency)
 	n.ejectAt = n.outDelay + sim.Cycle(cfg.EjectionLatency)
+	n.probeAt = sim.Cycle(cfg.Router.VCAllocDelay) + n.linkAt
 	maxDelay := max(int(n.linkAt), int(n.ejectAt), cfg.InjectionLatency, cfg.CreditDelay)
 	n.arrivals = newWheel[flitArrival](maxDelay)
 	n.credits = newWheel[creditArrival](maxDelay)
+	n.control = newWheel[ctrlArrival](max(int(n.probeAt), cfg.CreditDelay))
 	chans := topo.Channels()
 	n.chanSrc = make([]int32, len(chans))
 	n.chanDst = make([]int32, len(chans))
@@ -210,6 +249,16 @@ func New(cfg Config) (*Network, error) {
 		if err != nil {
 			return nil, err
 		}
+		if classBounds != nil {
+			if err := r.SetClassVCs(classBounds); err != nil {
+				return nil, err
+			}
+		}
+		if cfg.Routing == RoutingAdaptive {
+			if err := r.SetAdaptive(escapeClasses); err != nil {
+				return nil, err
+			}
+		}
 		n.routers[i] = r
 		if process != nil {
 			n.calendar.Push(process.First(n.arrRNG[i]), int32(i))
@@ -217,7 +266,7 @@ func New(cfg Config) (*Network, error) {
 	}
 	n.cur = make([]int32, 0, nn)
 	n.next = make([]int32, 0, nn)
-	n.stats.init(len(chans))
+	n.stats.init(len(chans), n.ports*(n.vcs+1))
 	return n, nil
 }
 
@@ -286,7 +335,7 @@ func (n *Network) enqueue(src, dst, flits int) {
 		id = int32(len(n.packets))
 		n.packets = append(n.packets, packet{})
 	}
-	n.packets[id] = packet{src: int32(src), dst: int32(dst), length: int32(flits), gen: n.now, inject: -1}
+	n.packets[id] = packet{src: int32(src), dst: int32(dst), length: int32(flits), gen: n.now, inject: -1, setup: -1}
 	n.srcQ[src].push(id)
 	n.generatedFlits += int64(flits)
 	n.queuedFlits += int64(flits)
@@ -330,6 +379,18 @@ func (n *Network) Step() {
 			n.routers[c.node].AddCredit(int(c.port), int(c.vc))
 		}
 	}
+	for _, c := range n.control.take(now) {
+		r := n.routers[c.node]
+		switch c.kind {
+		case router.ProbeForward:
+			r.AcceptProbe(int(c.port), int(c.vc), c.probe, now)
+		case router.ProbeBack:
+			r.AcceptBacktrack(int(c.port), int(c.vc), c.probe, now)
+		case router.Ack:
+			r.AcceptAck(int(c.port), int(c.vc), c.probe, now)
+		}
+		n.wakeNow(int(c.node))
+	}
 	for _, node := range n.cur {
 		n.stepNode(int(node))
 	}
@@ -352,6 +413,9 @@ func (n *Network) stepNode(i int) {
 	base := i * n.ports
 	for _, d := range r.Sent {
 		if d.Port == n.local {
+			if d.Flit.IsHead() && n.packets[d.Flit.Packet].setup < 0 {
+				n.packets[d.Flit.Packet].setup = now // wormhole family: the head leaves for the sink
+			}
 			if n.ejectAt == 0 {
 				n.deliver(d.Flit)
 			} else {
@@ -377,9 +441,40 @@ func (n *Network) stepNode(i int) {
 			n.credits.at(at, creditArrival{node: n.chanSrc[n.inCh[base+cr.Port]], port: int32(cr.Port), vc: int32(cr.VC)})
 		}
 	}
-	if r.Buffered() > 0 || n.srcQ[i].n > 0 {
+	if len(r.Control) > 0 {
+		n.sendControl(i, r)
+	}
+	if r.Buffered() > 0 || n.srcQ[i].n > 0 || r.Waiting() > 0 {
 		n.wake(i)
 	}
+}
+
+// sendControl puts router i's scouting control messages on their lines:
+// headers moving on to the downstream router (probeAt cycles), negative
+// and positive acknowledgements to the upstream router (CreditDelay).
+func (n *Network) sendControl(i int, r *router.Router) {
+	now := n.now
+	base := i * n.ports
+	for _, m := range r.Control {
+		if n.onScout != nil {
+			n.onScout(ScoutEvent{Cycle: now, Router: i, Kind: m.Kind, Port: m.Port, VC: m.VC, Probe: m.Probe})
+		}
+		a := ctrlArrival{kind: m.Kind, port: int32(m.Port), vc: int32(m.VC), probe: m.Probe}
+		switch m.Kind {
+		case router.ProbeForward:
+			a.node = n.chanDst[n.outCh[base+m.Port]]
+			n.control.at(now+n.probeAt, a)
+		case router.ProbeBack, router.Ack:
+			if m.Kind == router.ProbeBack {
+				n.packets[m.Probe.Packet].backs++
+			}
+			a.node = n.chanSrc[n.inCh[base+m.Port]]
+			n.control.at(now+sim.Cycle(n.cfg.CreditDelay), a)
+		case router.Complete:
+			n.packets[m.Probe.Packet].setup = now
+		}
+	}
+	r.Control = r.Control[:0]
 }
 
 // injectFlit lets node i's NIC put at most one flit on its injection line.
@@ -450,7 +545,7 @@ func (n *Network) deliver(f router.Flit) {
 	}
 	pk := &n.packets[f.Packet]
 	n.inSystem--
-	n.stats.messageDelivered(n.now-pk.gen, n.now-pk.inject, int(pk.hops), pk.inject-pk.gen)
+	n.stats.messageDelivered(n.now-pk.gen, n.now-pk.inject, int(pk.hops), pk.inject-pk.gen, pk.setup-pk.inject, int(pk.backs))
 	if n.onDeliver != nil {
 		n.onDeliver(Delivery{Src: int(pk.src), Dst: int(pk.dst), Flits: int(pk.length), Hops: int(pk.hops),
 			Generated: pk.gen, Injected: pk.inject, Delivered: n.now,
@@ -497,16 +592,20 @@ type measurement struct {
 	inSystemSum   float64
 	hist          *sim.Histogram
 	channelFlits  []int64
+	setup         sim.Accumulator
+	backtracks    sim.Accumulator
+	occ           []int64 // scratch: one router's Occupancy
 	observe       func(x float64)
 
 	periodSum   float64 // latency sum of the current sample period (always kept)
 	periodCount int64
 }
 
-func (m *measurement) init(channels int) {
+func (m *measurement) init(channels, occ int) {
 	m.netLatency = sim.NewBatchMeans(64, 10)
 	m.hist = sim.NewHistogram(4096)
 	m.channelFlits = make([]int64, channels)
+	m.occ = make([]int64, occ)
 }
 
 func (m *measurement) reset(now sim.Cycle) {
@@ -518,6 +617,8 @@ func (m *measurement) reset(now sim.Cycle) {
 	m.netLatency.Reset()
 	m.hops = sim.Accumulator{}
 	m.sourceWait = sim.Accumulator{}
+	m.setup = sim.Accumulator{}
+	m.backtracks = sim.Accumulator{}
 	m.inSystemSum = 0
 	m.hist.Reset()
 	clear(m.channelFlits)
@@ -550,7 +651,7 @@ func (m *measurement) cycle(inSystem int64) {
 
 // periodSum and periodCount accumulate the current sample period's latency
 // observations for the monitor's warm-up and trend rules.
-func (m *measurement) messageDelivered(lat, netLat sim.Cycle, hops int, wait sim.Cycle) {
+func (m *measurement) messageDelivered(lat, netLat sim.Cycle, hops int, wait, setup sim.Cycle, backs int) {
 	m.periodSum += float64(lat)
 	m.periodCount++
 	if !m.on {
@@ -562,5 +663,7 @@ func (m *measurement) messageDelivered(lat, netLat sim.Cycle, hops int, wait sim
 	m.netLatency.Add(float64(netLat))
 	m.hops.Add(float64(hops))
 	m.sourceWait.Add(float64(wait))
+	m.setup.Add(float64(setup))
+	m.backtracks.Add(float64(backs))
 	m.hist.Add(int64(lat))
 }

@@ -62,6 +62,31 @@ type Result struct {
 	MeanChannelUtil  float64
 	MaxChannelUtil   float64
 
+	// SetupTime is the mean path set-up time in cycles: from the cycle the
+	// head (scouting: the header) left the NIC to the cycle the header was
+	// granted the ejection VC at the destination (scouting), or the head
+	// flit left the destination router for the sink (wormhole, cut-through,
+	// store-and-forward; scouting with K = 0). It includes every backtrack;
+	// the counterpart of Cbar in seed 004 Eq. (7), which the model counts
+	// with the header's Dbar hops (MODELS.md §4.5 item 4).
+	SetupTime float64
+	// Backtracks is the mean number of header backtracks (negative
+	// acknowledgements) per message; 0 without scouting.
+	Backtracks float64
+	// VCOccupancy[v], v = 0..Router.VCs, is the fraction of cycles during
+	// which exactly v VCs of a physical channel were reserved (VC granted,
+	// tail not yet through), averaged over the network channels: the
+	// measured P_v of Dally's chain (seed 004 Eq. (12), MODELS.md §5.5).
+	VCOccupancy []float64
+	// VCMultiplexing is the mean degree of VC multiplexing estimated from
+	// the measured occupancy, seed 004 Eq. (13) with measured P_v:
+	//
+	//	Vbar = sum_{v>=1} v^2 P_v / sum_{v>=1} v P_v
+	//
+	// (the number of reserved VCs of its channel seen by a reserved VC,
+	// averaged over VC-cycles); 0 if no VC was ever reserved.
+	VCMultiplexing float64
+
 	Messages      int64 // messages measured
 	Cycles        int64 // cycles simulated in all
 	WarmupEnd     int64 // cycle measurement started
@@ -108,6 +133,9 @@ func (n *Network) Run(ctx context.Context) (Result, error) {
 		n.stats.periodSum, n.stats.periodCount = 0, 0
 		if !wasMeasuring && mon.Measuring() {
 			n.stats.reset(n.now)
+			for _, r := range n.routers {
+				r.ResetOccupancy(n.now)
+			}
 		}
 		if d == sim.Stop {
 			return n.result(mon), nil
@@ -164,7 +192,48 @@ func (n *Network) result(mon *sim.Monitor) Result {
 	if len(m.channelFlits) > 0 {
 		res.MeanChannelUtil /= float64(len(m.channelFlits))
 	}
+	res.SetupTime = m.setup.Mean()
+	res.Backtracks = m.backtracks.Mean()
+	res.VCOccupancy, res.VCMultiplexing = n.occupancy()
 	return res
+}
+
+// occupancy aggregates the routers' VC occupancy over the network channels
+// since the measurement started: P_v and Vbar (see Result.VCOccupancy).
+func (n *Network) occupancy() ([]float64, float64) {
+	V := n.vcs
+	cycles := make([]float64, V+1)
+	m := &n.stats
+	for i, r := range n.routers {
+		clear(m.occ)
+		r.Occupancy(n.now, m.occ)
+		for q := 0; q < n.ports; q++ {
+			if n.outCh[i*n.ports+q] < 0 {
+				continue
+			}
+			for v := 0; v <= V; v++ {
+				cycles[v] += float64(m.occ[q*(V+1)+v])
+			}
+		}
+	}
+	var total, s1, s2 float64
+	for v, c := range cycles {
+		total += c
+		s1 += float64(v) * c
+		s2 += float64(v*v) * c
+	}
+	p := make([]float64, V+1)
+	if total == 0 {
+		return p, 0
+	}
+	for v := range p {
+		p[v] = cycles[v] / total
+	}
+	vbar := 0.0
+	if s1 > 0 {
+		vbar = s2 / s1
+	}
+	return p, vbar
 }
 
 // deadlockResult reports the cycle and the blocked input VCs.

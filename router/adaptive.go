@@ -1,0 +1,215 @@
+package router
+
+import (
+	"fmt"
+
+	"github.com/flitsim/flitsim/sim"
+)
+
+// cand is one stored routing candidate of an input VC: an output port, the
+// absolute output VCs [lo, hi) it admits, and whether it is an escape
+// candidate (taken only when no adaptive VC is free).
+type cand struct {
+	port, lo, hi int32
+	escape       bool
+}
+
+// enableRich allocates the per-input-VC candidate store that adaptive
+// selection and scouting share.
+func (r *Router) enableRich() {
+	if r.rich {
+		return
+	}
+	r.rich = true
+	n := len(r.in)
+	r.cands = make([]cand, n*r.candStride)
+	r.nCand = make([]int32, n)
+}
+
+// SetClassVCs sets the VCs of each routing class: class c uses VCs
+// [bounds[c], bounds[c+1]) of every network port, with bounds[0] = 0,
+// bounds[classes] = VCs and every range non-empty. New splits the VCs
+// evenly; Duato's routing with a given number of escape VCs needs uneven
+// ranges. Call it before the first Step.
+func (r *Router) SetClassVCs(bounds []int) error {
+	if len(bounds) != r.classes+1 || bounds[0] != 0 || bounds[r.classes] != r.vcs {
+		return fmt.Errorf("router: class bounds %v, want %d classes from 0 to %d VCs", bounds, r.classes, r.vcs)
+	}
+	for c := 0; c < r.classes; c++ {
+		if bounds[c+1] <= bounds[c] {
+			return fmt.Errorf("router: class %d has no VCs in bounds %v", c, bounds)
+		}
+	}
+	for c, b := range bounds {
+		r.classLo[c] = int32(b)
+	}
+	return nil
+}
+
+// SetAdaptive switches VC allocation to adaptive selection: a header keeps
+// every candidate the routing function returns and, at each VC-allocation
+// attempt, requests one free output VC chosen uniformly at random among all
+// free VCs of its adaptive candidates (classes >= escapeClasses); only when
+// none is free does it consider its escape candidates (classes <
+// escapeClasses, Duato's escape channels), again at random among the free
+// ones. escapeClasses = 0 means no escape classes. This is the selection
+// the scouting paper's routing assumes (seed 004 §3.1: "one is chosen at
+// random"; MODELS.md §4.7 item 3). Call it before the first Step.
+func (r *Router) SetAdaptive(escapeClasses int) error {
+	if escapeClasses < 0 || escapeClasses >= r.classes && escapeClasses > 0 {
+		return fmt.Errorf("router: %d escape classes of %d classes (at least one adaptive class needed)", escapeClasses, r.classes)
+	}
+	r.adaptive = true
+	r.escapeClasses = escapeClasses
+	r.enableRich()
+	return nil
+}
+
+// storeCandidates keeps cs as the candidates of input VC i.
+func (r *Router) storeCandidates(i int, cs []Candidate) {
+	r.nCand[i] = 0
+	for _, c := range cs {
+		r.addCandidate(i, c)
+	}
+}
+
+func (r *Router) addCandidate(i int, c Candidate) {
+	lo, hi := r.vcRange(c)
+	k := i*r.candStride + int(r.nCand[i])
+	r.cands[k] = cand{port: int32(c.Port), lo: lo, hi: hi, escape: c.Port != r.local && c.Class < r.escapeClasses}
+	r.nCand[i]++
+}
+
+// Selection passes of selectVC.
+const (
+	passAdaptive = iota // adaptive candidates, excluded port skipped
+	passEscape          // escape candidates, excluded port skipped
+	passExcluded        // only the port the header backtracked from
+)
+
+// selectVC is the input stage of VC allocation for adaptive selection and
+// scouting: it returns the output VC input VC i requests this cycle, or -1.
+// Order: a random free VC of the adaptive candidates; else of the escape
+// candidates; else, for a scouting header allowed to, a backtrack (the VC
+// is released here and -1 returned); else a free VC on the port the header
+// backtracked from; else wait.
+func (r *Router) selectVC(i int, cutThrough bool, now sim.Cycle) int32 {
+	excl := int32(-1)
+	if r.scout != nil {
+		excl = r.scout[i].excl
+	}
+	var need int32
+	if cutThrough {
+		need = r.buf[i*r.depth+int(r.in[i].head)].Len
+	}
+	if o := r.pickFree(i, passAdaptive, excl, need); o >= 0 {
+		return o
+	}
+	if o := r.pickFree(i, passEscape, excl, need); o >= 0 {
+		return o
+	}
+	if r.scout != nil && r.canBacktrack(i) {
+		r.backtrack(i, now)
+		return -1
+	}
+	if excl >= 0 {
+		return r.pickFree(i, passExcluded, excl, need)
+	}
+	return -1
+}
+
+// pickFree returns a free admissible output VC of input VC i's candidates
+// in the given pass, uniformly at random among all of them, or -1.
+func (r *Router) pickFree(i, pass int, excl, need int32) int32 {
+	cs := r.cands[i*r.candStride : i*r.candStride+int(r.nCand[i])]
+	match := func(c *cand) bool {
+		switch pass {
+		case passAdaptive:
+			return !c.escape && c.port != excl
+		case passEscape:
+			return c.escape && c.port != excl
+		}
+		return c.port == excl
+	}
+	free := 0
+	for k := range cs {
+		c := &cs[k]
+		if !match(c) {
+			continue
+		}
+		for o := c.lo; o < c.hi; o++ {
+			if r.ovOwner[o] < 0 && (c.port == int32(r.local) || r.ovCredits[o] >= need) {
+				free++
+			}
+		}
+	}
+	if free == 0 {
+		return -1
+	}
+	pick := 0
+	if free > 1 {
+		pick = r.rng.IntN(free)
+	}
+	for k := range cs {
+		c := &cs[k]
+		if !match(c) {
+			continue
+		}
+		for o := c.lo; o < c.hi; o++ {
+			if r.ovOwner[o] < 0 && (c.port == int32(r.local) || r.ovCredits[o] >= need) {
+				if pick == 0 {
+					return o
+				}
+				pick--
+			}
+		}
+	}
+	panic("router: pickFree lost a free VC")
+}
+
+// own gives output VC o (of port q) to input VC i and records the
+// occupancy change.
+func (r *Router) own(o, i, q int32, now sim.Cycle) {
+	r.ovOwner[o] = i
+	r.occTick(q, now)
+	r.busy[q]++
+}
+
+// release frees output VC o of port q.
+func (r *Router) release(o, q int32, now sim.Cycle) {
+	r.ovOwner[o] = -1
+	r.occTick(q, now)
+	r.busy[q]--
+}
+
+// occTick charges the cycles since the last change of port q's busy count
+// to that count.
+func (r *Router) occTick(q int32, now sim.Cycle) {
+	r.occ[int(q)*(r.vcs+1)+int(r.busy[q])] += int64(now - r.occAt[q])
+	r.occAt[q] = now
+}
+
+// Occupancy adds to dst[q*(VCs+1)+v], for every port q and v = 0..VCs, the
+// cycles since the last ResetOccupancy (or New) during which exactly v
+// output VCs of port q were reserved, up to cycle now. An output VC is
+// reserved from the cycle its VC allocation is granted to the cycle the
+// packet's tail leaves through it (or, for a scouting header that
+// backtracks, the negative acknowledgement arrives): the "busy virtual
+// channel" of Dally's occupancy model (MODELS.md §5.5). len(dst) must be at
+// least Ports*(VCs+1).
+func (r *Router) Occupancy(now sim.Cycle, dst []int64) {
+	for q := range r.busy {
+		r.occTick(int32(q), now)
+	}
+	for k, c := range r.occ {
+		dst[k] += c
+	}
+}
+
+// ResetOccupancy restarts the occupancy counts at cycle now.
+func (r *Router) ResetOccupancy(now sim.Cycle) {
+	clear(r.occ)
+	for q := range r.occAt {
+		r.occAt[q] = now
+	}
+}
