@@ -1,57 +1,33 @@
 package hypercube
 
 import (
-	"math"
-	"strconv"
-	"strings"
 	"testing"
+
+	"github.com/flitsim/flitsim/internal/pin"
 )
 
-// relTol is the tolerance of MODELS.md §0.2/§7 for closed forms and
-// iterative solutions; ratTol the one for exact rationals.
+// relTol and ratTol are the tolerances of MODELS.md §0.2/§7 for closed forms
+// and exact rationals; the comparisons live in internal/pin, shared by every
+// analytic package.
 const (
-	relTol = 1e-9
-	ratTol = 1e-12
+	relTol = pin.Rel
+	ratTol = pin.Rational
 )
 
-// pinTol parses a reference value as printed in MODELS.md and returns it
-// with its tolerance: relTol relative, or half a unit of the last printed
-// digit when the table prints fewer digits than relTol needs (the tables
-// round to 8–10 significant digits).
+// pinTol parses a printed reference value and returns it with its tolerance.
 func pinTol(t *testing.T, s string) (want, tol float64) {
 	t.Helper()
-	want, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		t.Fatalf("bad pin %q: %v", s, err)
-	}
-	mant, exp := s, 0
-	if i := strings.IndexAny(s, "eE"); i >= 0 {
-		mant = s[:i]
-		if exp, err = strconv.Atoi(s[i+1:]); err != nil {
-			t.Fatalf("bad pin %q: %v", s, err)
-		}
-	}
-	dec := 0
-	if i := strings.IndexByte(mant, '.'); i >= 0 {
-		dec = len(mant) - i - 1
-	}
-	half := 0.5 * math.Pow(10, float64(exp-dec)) * (1 + 1e-9)
-	return want, math.Max(relTol*math.Abs(want), half)
+	return pin.Tol(t, s, relTol)
 }
 
 // checkPin compares got with a printed reference value.
-func checkPin(t *testing.T, what string, got float64, pin string) {
+func checkPin(t *testing.T, what string, got float64, printed string) {
 	t.Helper()
-	want, tol := pinTol(t, pin)
-	if !(math.Abs(got-want) <= tol) {
-		t.Errorf("%s = %.15g, want %s (tol %.3g)", what, got, pin, tol)
-	}
+	pin.Check(t, what, got, printed)
 }
 
 // checkRel compares got with an exact value at relative tolerance tol.
 func checkRel(t *testing.T, what string, got, want, tol float64) {
 	t.Helper()
-	if !(math.Abs(got-want) <= tol*math.Abs(want)) {
-		t.Errorf("%s = %.17g, want %.17g (rel tol %.3g, rel err %.3g)", what, got, want, tol, math.Abs(got-want)/math.Abs(want))
-	}
+	pin.CheckRel(t, what, got, want, tol)
 }

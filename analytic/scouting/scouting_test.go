@@ -9,18 +9,13 @@ import (
 	"testing"
 
 	"github.com/flitsim/flitsim/analytic"
+	"github.com/flitsim/flitsim/internal/pin"
 )
 
-func closeRel(got, want, tol float64) bool {
-	if want == 0 {
-		return math.Abs(got) <= tol
-	}
-	return math.Abs(got-want) <= tol*math.Abs(want)
-}
+func closeRel(got, want, tol float64) bool { return pin.CloseRel(got, want, tol) }
 
-// closePrinted: |got - want| <= half a unit in the last printed place.
 func closePrinted(got, want float64, decimals int) bool {
-	return math.Abs(got-want) <= 0.5*math.Pow(10, -float64(decimals))+1e-12
+	return pin.ClosePrinted(got, want, decimals)
 }
 
 // MODELS.md §4.4: Dbar = 4, Pb = (0.1, 0.2, 0.3, 0.4); exact rationals

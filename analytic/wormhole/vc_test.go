@@ -6,20 +6,13 @@ import (
 	"testing"
 
 	"github.com/flitsim/flitsim/analytic"
+	"github.com/flitsim/flitsim/internal/pin"
 )
 
-// closeRel reports |got - want| <= tol |want| (tol absolute when want = 0).
-func closeRel(got, want, tol float64) bool {
-	if want == 0 {
-		return math.Abs(got) <= tol
-	}
-	return math.Abs(got-want) <= tol*math.Abs(want)
-}
+func closeRel(got, want, tol float64) bool { return pin.CloseRel(got, want, tol) }
 
-// closePrinted reports whether got rounds to want printed with the given
-// number of decimals: |got - want| <= half a unit in the last place.
 func closePrinted(got, want float64, decimals int) bool {
-	return math.Abs(got-want) <= 0.5*math.Pow(10, -float64(decimals))+1e-12
+	return pin.ClosePrinted(got, want, decimals)
 }
 
 // The recursive chain of seed 004 Eq. (12) against the closed form
