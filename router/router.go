@@ -612,7 +612,7 @@ func (r *Router) traverse(p, v int, now sim.Cycle) {
 	q := int(ivc.outPort)
 	r.Sent = append(r.Sent, Departure{Port: q, VC: o - q*r.vcs, Flit: f})
 	if f.IsTail() {
-		r.release(int32(o), int32(q), now)
+		r.release(int32(o), int32(q), now+1) // busy through this cycle
 		ivc.state = vcIdle
 		if r.scout != nil {
 			r.nextHeader(i, now+1)

@@ -26,6 +26,31 @@
 // in order, when it wakes, before any allocation: equivalent to applying them
 // on arrival.
 //
+// # Adaptive routing and scouting switching
+//
+// Config.Routing = RoutingAdaptive is minimal fully adaptive routing
+// (topology.NewFullyAdaptive): a header may take any free VC of any
+// productive channel, chosen at random (router.SetAdaptive). Without
+// escape VCs — the configuration of the scouting paper, seed 004 and
+// MODELS.md §4.7 — its channel-dependency graph is cyclic and a run can end
+// in StatusDeadlock, with the blocked VCs listed; with Config.EscapeVCs > 0
+// the lowest VCs of every channel form Duato's dimension-order escape
+// subnetwork (topology.NewDuato), verified deadlock-free by
+// topology.CheckEscape, and a header uses them only when no adaptive VC is
+// free.
+//
+// Router.Switching = router.Scouting with Router.ScoutingDistance = K >= 1
+// sends a routing header ahead of the data (package router documents the
+// protocol and its cycle timing). The network carries the header and its
+// acknowledgements on a third timing wheel beside flits and credits: a
+// granted header reaches the next router VCAllocDelay + SwitchAllocDelay +
+// SwitchTraversalDelay + LinkLatency cycles later (as a head flit would at
+// zero load); positive and negative acknowledgements take CreditDelay
+// cycles per link upstream. Headers are control traffic: they use no buffer
+// slot or link cycle, are not flits for the conservation check, and their
+// moves do not count as progress for deadlock detection. K = 0 is wormhole
+// switching, bit for bit.
+//
 // # Latency conventions
 //
 // A message generated at time x (traffic.Process) belongs to cycle
@@ -38,6 +63,18 @@
 //
 // cycles (HopDelay = RoutingDelay + VCAllocDelay + SwitchAllocDelay +
 // SwitchTraversalDelay; see Config.ZeroLoadLatency), which the tests assert.
+// With scouting the data also waits for the header to get K links ahead:
+// D + M + 2 min(K, D) - 1 for the one-cycle router, the minimum latency
+// M + (2K-1) + D of seed 004 Eq. (11).
+//
+// # Measured quantities of the scouting model
+//
+// Result.SetupTime (cycles from head injection until the path to the
+// destination is set up), Result.Backtracks (negative acknowledgements per
+// message), Result.VCOccupancy (P_v: fraction of cycles with v VCs of a
+// channel reserved, averaged over channels) and Result.VCMultiplexing
+// (Vbar of seed 004 Eq. (13) with the measured P_v) are the counterparts of
+// Cbar, the backtracking of Eqs. (5)-(6), Eq. (12) and Eq. (13).
 //
 // # Units
 //

@@ -313,3 +313,128 @@ func TestAdaptiveConfigErrors(t *testing.T) {
 		t.Fatalf("V = 1 adaptive without escape refused: %v", err)
 	}
 }
+
+// meanZeroLoad is the zero-load latency averaged over uniform destinations
+// (self excluded) from router 0 of a vertex-symmetric network.
+func meanZeroLoad(t *testing.T, cfg Config, flits int) float64 {
+	t.Helper()
+	topo, err := topology.New(cfg.Topology)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := 0
+	for d := 1; d < topo.Nodes(); d++ {
+		sum += cfg.ZeroLoadLatency(topo.Distance(0, d), flits)
+	}
+	return float64(sum) / float64(topo.Nodes()-1)
+}
+
+// TestScoutingLowLoadLatency: at near-zero load the mean latency of
+// scouting over adaptive routing equals the documented zero-load latency
+// averaged over uniform destinations, mean of D + M + 2 min(K, D) - 1 for
+// the one-cycle router (within the CI below and CI + 0.5% above, as
+// TestLowLoadLatencyIsZeroLoadLatency); the set-up time is the mean
+// distance (the header crosses one link per cycle), no header backtracks,
+// and the VC occupancy is a distribution with Vbar in [1, V] and a channel
+// busy at least as often as it carries a flit.
+func TestScoutingLowLoadLatency(t *testing.T) {
+	for _, k := range []int{0, 1, 3} {
+		cfg := idleConfig(topology.Spec{Kind: topology.Torus, K: 4, N: 2, Bidirectional: true}, scouting(oneCycle(2, 2), k))
+		cfg.Routing, cfg.Debug = RoutingAdaptive, false
+		cfg.Rate, cfg.Process, cfg.Seed = 0.0002, "poisson", 3 // at 0.001 contention adds ~0.1 cycle, scouting or not
+		cfg.Length = LengthSpec{Flits: 8}
+		cfg.Run = quickRun(4000000)
+		cfg.Run.TargetRelCI = 0.003
+		res := mustRun(t, cfg)
+		if res.Status != StatusOK {
+			t.Fatalf("K=%d: status %s (%s)", k, res.Status, res.Reason)
+		}
+		t0 := meanZeroLoad(t, cfg, 8)
+		dbar := 2 * 16.0 / 15 // 4x4 torus: 2 (k/4) N/(N-1)
+		t.Logf("K=%d: latency %.3f ± %.3f (T0 %.3f), set-up %.3f (Dbar %.3f), backtracks %.4f, P_v %.4f, Vbar %.4f, %d messages",
+			k, res.Latency, res.LatencyCI95, t0, res.SetupTime, dbar, res.Backtracks, res.VCOccupancy, res.VCMultiplexing, res.Messages)
+		if res.Latency < t0-res.LatencyCI95 || res.Latency > t0+res.LatencyCI95+0.005*t0 {
+			t.Errorf("K=%d: latency %.3f ± %.3f, want T0 = %.3f", k, res.Latency, res.LatencyCI95, t0)
+		}
+		if res.SetupTime < dbar-0.05 || res.SetupTime > dbar*1.02 {
+			t.Errorf("K=%d: set-up time %.3f, want about Dbar = %.3f", k, res.SetupTime, dbar)
+		}
+		if res.Backtracks > 0.01 {
+			t.Errorf("K=%d: %.4f backtracks per message at near-zero load", k, res.Backtracks)
+		}
+		assertOccupancy(t, res, 2)
+	}
+}
+
+// assertOccupancy checks the measured P_v is a distribution over 0..V,
+// Vbar lies in [1, V], and the mean channel utilisation (flits per cycle)
+// is at most the fraction of cycles with a VC reserved.
+func assertOccupancy(t *testing.T, res Result, v int) {
+	t.Helper()
+	if len(res.VCOccupancy) != v+1 {
+		t.Fatalf("VCOccupancy has %d entries, want %d", len(res.VCOccupancy), v+1)
+	}
+	sum := 0.0
+	for _, p := range res.VCOccupancy {
+		if p < 0 {
+			t.Fatalf("negative P_v in %v", res.VCOccupancy)
+		}
+		sum += p
+	}
+	if sum < 1-1e-9 || sum > 1+1e-9 {
+		t.Fatalf("P_v %v sums to %v", res.VCOccupancy, sum)
+	}
+	if res.VCMultiplexing < 1 || res.VCMultiplexing > float64(v) {
+		t.Fatalf("Vbar = %v outside [1, %d]", res.VCMultiplexing, v)
+	}
+	if busy := 1 - res.VCOccupancy[0]; res.MeanChannelUtil > busy+1e-9 {
+		t.Fatalf("channels carry a flit %.4f of the cycles but have a VC reserved only %.4f", res.MeanChannelUtil, busy)
+	}
+}
+
+// TestScoutingUnderLoad: scouting over Duato routing at a moderate load
+// still obeys Little's law and the occupancy identities, and headers
+// backtrack.
+func TestScoutingUnderLoad(t *testing.T) {
+	cfg := idleConfig(topology.Spec{Kind: topology.Torus, K: 4, N: 2, Bidirectional: true}, scouting(oneCycle(4, 2), 2))
+	cfg.Routing, cfg.EscapeVCs, cfg.Debug = RoutingAdaptive, 2, false
+	cfg.Rate, cfg.Process, cfg.Seed = 0.05, "poisson", 4
+	cfg.Length = LengthSpec{Flits: 8}
+	cfg.Run = quickRun(300000)
+	res := mustRun(t, cfg)
+	if res.Status != StatusOK {
+		t.Fatalf("status %s (%s)", res.Status, res.Reason)
+	}
+	lambda := res.AcceptedMessages * 16
+	want := lambda * res.Latency
+	tol := lambda*res.LatencyCI95 + 0.01*want
+	t.Logf("latency %.2f ± %.2f, set-up %.3f, backtracks %.4f, P_v %.4f, Vbar %.3f; L = %.3f, lambda W = %.3f",
+		res.Latency, res.LatencyCI95, res.SetupTime, res.Backtracks, res.VCOccupancy, res.VCMultiplexing, res.MeanInSystem, want)
+	if d := res.MeanInSystem - want; d > tol || d < -tol {
+		t.Errorf("Little's law: L = %.3f, lambda*W = %.3f (tolerance %.3f)", res.MeanInSystem, want, tol)
+	}
+	if res.Backtracks <= 0 {
+		t.Errorf("no backtracks at %.2f flits/node/cycle", res.Offered)
+	}
+	assertOccupancy(t, res, 4)
+}
+
+// TestScoutingStepDoesNotAllocate: in steady state a cycle of scouting over
+// adaptive routing with escape channels allocates nothing.
+func TestScoutingStepDoesNotAllocate(t *testing.T) {
+	cfg := idleConfig(topology.Spec{Kind: topology.Torus, K: 4, N: 2, Bidirectional: true}, scouting(oneCycle(4, 2), 3))
+	cfg.Routing, cfg.EscapeVCs, cfg.Debug = RoutingAdaptive, 2, false
+	cfg.Rate, cfg.Process = 0.04, "poisson"
+	n, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n.stats.on = true
+	n.stats.observe = func(float64) {}
+	for c := 0; c < 20000; c++ {
+		n.Step()
+	}
+	if a := testing.AllocsPerRun(2000, n.Step); a != 0 {
+		t.Fatalf("Step allocates %v times per cycle", a)
+	}
+}
