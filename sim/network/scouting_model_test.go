@@ -18,7 +18,7 @@ import (
 // configuration of MODELS.md §4.7: 8x8 bidirectional torus, one flit per
 // link per cycle (one-cycle router, no injection or ejection latency),
 // minimal fully adaptive routing without escape channels, V = 2 VCs of 2
-// flits, M = 32, uniform Poisson traffic, K = 0 and 3.
+// flits, one ejection VC, M = 32, uniform Poisson traffic, K = 0 and 3.
 //
 // The model counts the header's distance twice (MODELS.md §4.5 item 4): its
 // zero-load latency M + 2 Dbar + 2K - 1 exceeds the simulator's documented
@@ -43,7 +43,7 @@ func TestScoutingAgainstModel(t *testing.T) {
 		cfg := network.Config{
 			Topology: top.Spec(), Routing: network.RoutingAdaptive,
 			Router:      router.Config{VCs: 2, BufferDepth: 2, Switching: router.Scouting, ScoutingDistance: k},
-			LinkLatency: 1, CreditDelay: 1,
+			LinkLatency: 1, CreditDelay: 1, EjectionVCs: 1, // one message ejected at a time
 			Pattern: traffic.PatternSpec{Name: "uniform"}, Process: "poisson",
 			Length: network.LengthSpec{Flits: 32}, Seed: 11,
 			Run: sim.RunControl{Period: 1000, Warmup: 5000, MinMeasure: 20000, MaxCycles: 3000000,
