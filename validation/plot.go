@@ -104,7 +104,7 @@ func plotConfig(cr ConfigReport, path string) error {
 	p.Legend.Top = true
 	p.Legend.Left = true
 
-	// y range: simulated values with their bars, model values up to 3x the
+	// y range: simulated values with their bars, model values up to 1.5x the
 	// largest simulated value (a diverging model must not flatten the plot).
 	ymax := 0.0
 	for _, sp := range cr.Sim {
@@ -128,7 +128,7 @@ func plotConfig(cr ConfigReport, path string) error {
 	if ymax == 0 {
 		ymax = modelMax
 	} else {
-		ymax = math.Max(ymax, math.Min(modelMax, 3*ymax))
+		ymax = math.Max(ymax, math.Min(modelMax, 1.5*ymax))
 	}
 	if ymax <= 0 {
 		ymax = 1
