@@ -84,7 +84,8 @@
 //     router holding the first data flit (or the source).
 //   - Backtrack: a header that finds no free VC on any productive channel
 //     (excluding the one it just came back from) backtracks one link if it
-//     is not at the source and Pos-1 >= HW-K: it releases its input VC,
+//     is neither at the source nor at its destination (there it waits for
+//     an ejection VC) and Pos-1 >= HW-K: it releases its input VC,
 //     and a negative acknowledgement (ProbeBack) takes it to the upstream
 //     router, which releases the output VC it held and routes the header
 //     again, avoiding the port it came back from while another candidate is

@@ -46,6 +46,15 @@ const (
 	Complete
 )
 
+var controlNames = [...]string{"probe-forward", "probe-back", "ack", "complete"}
+
+func (k ControlKind) String() string {
+	if int(k) < len(controlNames) {
+		return controlNames[k]
+	}
+	return fmt.Sprintf("ControlKind(%d)", k)
+}
+
 // Control is one scouting control message leaving a router.
 type Control struct {
 	Kind     ControlKind
@@ -178,10 +187,13 @@ func (r *Router) AcceptAck(port, vc int, p Probe, now sim.Cycle) {
 	}
 }
 
-// canBacktrack reports whether the header at input VC i may backtrack.
+// canBacktrack reports whether the header at input VC i may backtrack: not
+// from the source, not at its destination (a busy ejection channel is
+// waited for, as the model has no blocking there), and not more than K
+// links below its high-water mark.
 func (r *Router) canBacktrack(i int) bool {
 	s := &r.scout[i]
-	return s.pos > 0 && s.pos-1 >= s.hw-r.scoutK
+	return s.pos > 0 && s.pos-1 >= s.hw-r.scoutK && int(s.dest) != r.id
 }
 
 // backtrack releases input VC i and sends its header upstream.
