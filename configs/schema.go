@@ -43,6 +43,33 @@ type Experiment struct {
 	// Models names the analytical models that apply to this experiment
 	// (used by the validation harness); see [KnownModels].
 	Models []string `yaml:"models" json:"models"`
+
+	// Validation holds the tolerances `flitsim validate` judges this
+	// experiment's models with. It does not change what is simulated, so it
+	// is not part of the hash.
+	Validation Validation `yaml:"validation" json:"-"`
+}
+
+// Validation is the judgement of model against simulation (package
+// validation, docs/validation.md). Errors are relative to the simulated
+// mean; what is judged is the part outside the simulated 95% CI. Unset keys
+// take the defaults of the model family (validation.FamilyTolerance).
+type Validation struct {
+	// MeanTolerance is the largest mean CI-excess error over the judged
+	// points, a fraction (0.05 = 5%).
+	MeanTolerance float64 `yaml:"mean_tolerance" json:"mean_tolerance"`
+	// MaxTolerance is the largest single-point CI-excess error.
+	MaxTolerance float64 `yaml:"max_tolerance" json:"max_tolerance"`
+	// Fraction: only loads up to this fraction of the model's saturation
+	// load are judged (default 0.8).
+	Fraction float64 `yaml:"fraction" json:"fraction"`
+	// SubtractOffset judges the load-dependent error only: the zero-load
+	// offset (simulated minus model at the lowest judged load) is added to
+	// the model first, for models that count a constant differently.
+	SubtractOffset bool `yaml:"subtract_offset" json:"subtract_offset"`
+	// ReportOnly reports the errors but never fails (relaxed-assumption
+	// experiments, hypotheses).
+	ReportOnly bool `yaml:"report_only" json:"report_only"`
 }
 
 // Network is the topology and the channels between routers.

@@ -143,6 +143,7 @@ func validate(e *Experiment, r *reporter) {
 		validateSweep(e, r, false)
 	}
 	validateRun(e, r)
+	validateValidation(e, r)
 
 	seen := map[string]bool{}
 	for i, m := range e.Models {
@@ -646,5 +647,28 @@ func (e *Experiment) runControl() sim.RunControl {
 		MinMeasure: sim.Cycle(rc.MinMeasure), MaxCycles: sim.Cycle(rc.MaxCycles), TargetRelCI: rc.TargetRelCI,
 		MaxBatches: rc.MaxBatches, MinBatches: rc.MinBatches, BacklogLimit: float64(rc.BacklogLimit),
 		DeadlockCycles: sim.Cycle(rc.DeadlockCycles),
+	}
+}
+
+// validateValidation checks the tolerances of the validation: section.
+func validateValidation(e *Experiment, r *reporter) {
+	v := e.Validation
+	for _, c := range []struct {
+		key string
+		val float64
+	}{{"validation.mean_tolerance", v.MeanTolerance}, {"validation.max_tolerance", v.MaxTolerance}} {
+		if r.set(c.key) && !(c.val > 0 && c.val <= 10) {
+			r.errorf(c.key, "%v is out of range (0, 10]: a fraction of the simulated value (0.05 = 5%%)", c.val)
+		}
+	}
+	if r.set("validation.fraction") && !(v.Fraction > 0 && v.Fraction <= 1) {
+		r.errorf("validation.fraction", "%v is out of range (0, 1]: a fraction of the model's saturation load", v.Fraction)
+	}
+	if r.set("validation.mean_tolerance") && r.set("validation.max_tolerance") && v.MaxTolerance < v.MeanTolerance {
+		r.errorf("validation.max_tolerance", "%v is below mean_tolerance %v: no point may exceed the largest error", v.MaxTolerance, v.MeanTolerance)
+	}
+	if (r.set("validation.mean_tolerance") || r.set("validation.max_tolerance") || r.set("validation.fraction") ||
+		r.set("validation.subtract_offset") || r.set("validation.report_only")) && len(e.Models) == 0 {
+		r.errorf("validation", "tolerances without models: there is nothing to judge (add models:)")
 	}
 }

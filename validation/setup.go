@@ -102,9 +102,9 @@ func (s *Setup) check() error {
 // loader derives (Experiment.ClosedConfig, DeltaConfig, SlottedConfig, with
 // the per-point field overwritten at each point as Setup says). A delta
 // experiment must hold one queue length (see Experiment.Variants). The
-// configs schema has no validation: section yet (see Tolerance for the
-// proposed keys), so the tolerance is FamilyTolerance of the first model,
-// ReportOnly when the description starts with "relaxed".
+// tolerance starts from FamilyTolerance of the first model (ReportOnly when
+// the description starts with "relaxed"); every key set in the file's
+// validation: section overrides it (the booleans can only switch on).
 func FromExperiment(e *configs.Experiment) (Setup, error) {
 	if e == nil {
 		return Setup{}, errors.New("validation: nil experiment")
@@ -148,6 +148,18 @@ func FromExperiment(e *configs.Experiment) (Setup, error) {
 	if strings.HasPrefix(strings.ToLower(e.Description), "relaxed") {
 		s.Tolerance = tolRelaxed
 	}
+	v := e.Validation
+	if v.MeanTolerance > 0 {
+		s.Tolerance.Mean = v.MeanTolerance
+	}
+	if v.MaxTolerance > 0 {
+		s.Tolerance.Max = v.MaxTolerance
+	}
+	if v.Fraction > 0 {
+		s.Tolerance.Fraction = v.Fraction
+	}
+	s.Tolerance.SubtractOffset = s.Tolerance.SubtractOffset || v.SubtractOffset
+	s.Tolerance.ReportOnly = s.Tolerance.ReportOnly || v.ReportOnly
 	return s, s.check()
 }
 

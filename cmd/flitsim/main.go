@@ -1,16 +1,19 @@
 // Command flitsim runs flitsim experiments.
 //
 //	flitsim run CONFIG... [--out DIR] [--workers N] [--seed S] [--resume] [--quiet] [--shard i/n|auto [--shard-count N]]
+//	flitsim model CONFIG... [--out DIR]
+//	flitsim validate CONFIG... [--out DIR] [--workers N] [--baseline FILE] [--slack S]
 //	flitsim merge DIR... [--out DIR] [--quiet]
 //	flitsim version
 //
-// (model and validate are planned.) Exit codes, for scripts:
+// Exit codes, for scripts:
 //
 //	0    success
 //	2    usage error (unknown command or flag, missing argument)
 //	3    invalid config (every problem printed as file:line:col: key: message)
 //	4    runtime failure (a run failed, results could not be written)
 //	5    merge: shards missing, duplicated, of another run or incomplete; nothing written
+//	6    validate: a model and the simulator disagree beyond tolerance (or regressed past the baseline)
 //	130  interrupted (Ctrl-C / SIGTERM); finished points are kept, rerun with --resume
 package main
 
@@ -31,6 +34,7 @@ const (
 	exitConfig      = 3
 	exitRuntime     = 4
 	exitShards      = 5
+	exitValidation  = 6
 	exitInterrupted = 130
 )
 
@@ -55,13 +59,13 @@ Usage:
   flitsim run CONFIG... [--out DIR] [--workers N] [--seed S] [--resume] [--quiet]
               [--shard i/n|auto [--shard-count N]]
   flitsim merge DIR... [--out DIR] [--quiet]
-  flitsim model CONFIG...      (not yet implemented)
-  flitsim validate CONFIG...   (not yet implemented)
+  flitsim model CONFIG... [--out DIR]
+  flitsim validate CONFIG... [--out DIR] [--workers N] [--baseline FILE] [--slack S]
   flitsim version
 
-Run "flitsim run --help" for the flags of run. Exit codes: 0 ok, 2 usage,
-3 invalid config, 4 runtime failure, 5 shards missing or mismatched
-(merge), 130 interrupted.
+Run "flitsim COMMAND --help" for the flags of a command. Exit codes: 0 ok,
+2 usage, 3 invalid config, 4 runtime failure, 5 shards missing or
+mismatched (merge), 6 validation failed, 130 interrupted.
 `
 
 func main() {
@@ -100,8 +104,10 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return cmdRun(ctx, args[1:], stdout, stderr)
 	case "merge":
 		return cmdMerge(ctx, args[1:], stdout, stderr)
-	case "model", "validate":
-		return withCode(exitUsage, fmt.Errorf("%s: not yet implemented (planned: see docs/config.md); use flitsim run", args[0]))
+	case "model":
+		return cmdModel(ctx, args[1:], stdout, stderr)
+	case "validate":
+		return cmdValidate(ctx, args[1:], stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintf(stdout, "flitsim %s\n", version)
 		return nil

@@ -64,16 +64,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	} else if fs.Changed("shard-count") {
 		return withCode(exitUsage, errors.New("run: --shard-count without --shard"))
 	}
-	exps, err = configs.LoadAll(fs.Args())
-	if err != nil {
-		var es configs.Errors
-		if errors.As(err, &es) {
-			for _, e := range es {
-				fmt.Fprintln(stderr, e)
-			}
-			return withCode(exitConfig, fmt.Errorf("%d problem(s) in the config; nothing was run", len(es)))
-		}
-		return withCode(exitConfig, err)
+	if exps, err = loadExperiments(fs.Args(), stderr); err != nil {
+		return err
 	}
 	jobs := make([]sweep.Job, len(exps))
 	for i, e := range exps {
@@ -119,7 +111,7 @@ func printTable(w io.Writer, rows []sweep.Row) {
 		return
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "config\trate\tunit\tlatency\t±ci95\tnet.latency\taccepted\tstatus\t")
+	fmt.Fprintln(tw, "config\tsource\trate\tunit\tlatency\t±ci95\tnet.latency\taccepted\tstatus\t")
 	num := func(v *float64, prec int) string {
 		if v == nil {
 			return "-"
@@ -127,7 +119,7 @@ func printTable(w io.Writer, rows []sweep.Row) {
 		return strconv.FormatFloat(*v, 'f', prec, 64)
 	}
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%g\t%s\t%s\t%s\t%s\t%s\t%s\t\n", r.Config, r.Rate, r.RateUnit,
+		fmt.Fprintf(tw, "%s\t%s\t%g\t%s\t%s\t%s\t%s\t%s\t%s\t\n", r.Config, r.Source, r.Rate, r.RateUnit,
 			num(r.Latency, 2), num(r.LatencyCI95, 2), num(r.NetworkLatency, 2), num(r.Accepted, 4), r.Status)
 	}
 	tw.Flush()
