@@ -216,8 +216,8 @@ type Router struct {
 	// Work masks, so allocation touches only VCs that have work: per input
 	// port, bit v set when VC v may request the switch (active with flits)
 	// or waits for VC allocation (routing); and the ports with any bit set.
-	saMask  []uint64
-	vaMask  []uint64
+	saMask  [64]uint64 // indexed by port & 63: no bounds check on the hot path
+	vaMask  [64]uint64
 	saPorts uint64
 	vaPorts uint64
 
@@ -263,8 +263,8 @@ func New(id, ports int, cfg Config, ejectVCs, classes int, route RouteFunc, rng 
 		cand:  make([]Candidate, 0, ports+1),
 		vaReq: make([]int32, n), vaTouched: make([]int32, 0, n),
 		saReqVC: make([]int32, ports),
-		saMask:  make([]uint64, ports), vaMask: make([]uint64, ports), saReqBy: make([]uint64, ports),
-		Sent: make([]Departure, 0, ports), CreditsOut: make([]CreditReturn, 0, ports),
+		saReqBy: make([]uint64, ports),
+		Sent:    make([]Departure, 0, ports), CreditsOut: make([]CreditReturn, 0, ports),
 		busy: make([]int32, ports), occAt: make([]sim.Cycle, ports), occ: make([]int64, ports*(cfg.VCs+1)),
 	}
 	r.noInfiniteCreditsAt = r.local * r.vcs
@@ -317,10 +317,15 @@ func (r *Router) Accept(port, vc int, f Flit, now sim.Cycle) {
 	r.buf[i*r.depth+pos] = f
 	ivc.count++
 	r.buffered++
-	if ivc.state == vcIdle && ivc.count == 1 {
-		r.startRouting(i, now)
+	if ivc.count == 1 {
+		switch ivc.state {
+		case vcActive: // a body flit refills an empty active VC
+			r.setSA(port, vc)
+		case vcIdle: // a head reaches the front of an idle VC
+			r.startRouting(i, now)
+			r.mark(port, vc)
+		}
 	}
-	r.mark(port, vc)
 }
 
 // AddCredit returns one credit to output VC (port, vc): a slot of the
@@ -333,30 +338,42 @@ func (r *Router) AddCredit(port, vc int) {
 	}
 }
 
-// mark updates the work masks of input VC (p, v) from its state.
+// mark updates the work masks of input VC (p, v) from its state. Hot paths
+// whose transition is known use setSA/clearSA instead.
 func (r *Router) mark(p, v int) {
 	ivc := &r.in[p*r.vcs+v]
-	bit := uint64(1) << uint(v)
 	if ivc.state == vcActive && ivc.count > 0 {
-		r.saMask[p] |= bit
+		r.setSA(p, v)
 	} else {
-		r.saMask[p] &^= bit
+		r.clearSA(p, v)
 	}
+	bit := uint64(1) << uint(v)
+	p &= 63
 	if ivc.state == vcRouting {
 		r.vaMask[p] |= bit
-	} else {
-		r.vaMask[p] &^= bit
+		r.vaPorts |= 1 << uint(p)
+	} else if m := r.vaMask[p] &^ bit; m != r.vaMask[p] {
+		r.vaMask[p] = m
+		if m == 0 {
+			r.vaPorts &^= 1 << uint(p)
+		}
 	}
-	pbit := uint64(1) << uint(p)
-	if r.saMask[p] != 0 {
-		r.saPorts |= pbit
-	} else {
-		r.saPorts &^= pbit
-	}
-	if r.vaMask[p] != 0 {
-		r.vaPorts |= pbit
-	} else {
-		r.vaPorts &^= pbit
+}
+
+// setSA marks input VC (p, v) as requesting the switch.
+func (r *Router) setSA(p, v int) {
+	p &= 63
+	r.saMask[p] |= 1 << uint(v)
+	r.saPorts |= 1 << uint(p)
+}
+
+// clearSA marks input VC (p, v) as not requesting the switch.
+func (r *Router) clearSA(p, v int) {
+	p &= 63
+	m := r.saMask[p] &^ (1 << uint(v))
+	r.saMask[p] = m
+	if m == 0 {
+		r.saPorts &^= 1 << uint(p)
 	}
 }
 
@@ -445,7 +462,7 @@ func (r *Router) allocateVCs(now sim.Cycle) {
 	cutThrough := r.cfg.Switching == VirtualCutThrough || r.cfg.Switching == StoreAndForward
 	for ports := r.vaPorts; ports != 0; ports &= ports - 1 {
 		p := bits.TrailingZeros64(ports)
-		for m := r.vaMask[p]; m != 0; m &= m - 1 {
+		for m := r.vaMask[p&63]; m != 0; m &= m - 1 {
 			i := p*r.vcs + bits.TrailingZeros64(m)
 			ivc := &r.in[i]
 			ivc.outVC = -1 // no request unless one is made below
@@ -536,7 +553,7 @@ func (r *Router) allocateSwitch(now sim.Cycle) {
 	for ports := r.saPorts; ports != 0; ports &= ports - 1 {
 		p := bits.TrailingZeros64(ports)
 		// Input stage: the first eligible VC at or after the port's pointer.
-		m := rotate(r.saMask[p], uint(r.saInPtr[p]), uint(r.vcs))
+		m := rotate(r.saMask[p&63], uint(r.saInPtr[p]), uint(r.vcs))
 		for ; m != 0; m &= m - 1 {
 			v := int(r.saInPtr[p]) + bits.TrailingZeros64(m)
 			if v >= r.vcs {
@@ -619,8 +636,10 @@ func (r *Router) traverse(p, v int, now sim.Cycle) {
 		} else if ivc.count > 0 {
 			r.startRouting(i, now+1)
 		}
+		r.mark(p, v)
+	} else if ivc.count == 0 {
+		r.clearSA(p, v) // still active, waiting for its next flit
 	}
-	r.mark(p, v)
 }
 
 // BlockedVC describes an input VC holding flits, for deadlock reports.
