@@ -403,3 +403,39 @@ func ExampleSolve() {
 	fmt.Printf("Sbar %.0f, Vbar %.6f, latency %.6f cycles\n", r.Sbar, r.Vbar, r.Latency)
 	// Output: Sbar 39, Vbar 1.276442, latency 51.909118 cycles
 }
+
+// Regression (docs/validation.md, Safaei 16x16 M = 32 K = 1): Saturation
+// failed with "wormhole.VCOccupancy: S = NaN" for V = 2 and V = 1. Its
+// bisection on (0, V/Sbar_0), Sbar_0 = 49, probes l_g = 1/98, where
+// rho_c = l_c Sbar_0 = (1/98)(8/4)(49) rounds to 1 - 2^-53: below 1, yet
+// 1/Sbar - l_c of Eq. (12) rounds to 0, q_V = Inf and P_v = Inf/Inf = NaN,
+// which the next pass fed back as Sbar. Solve now reports that load as
+// channel saturation, and Saturation returns the boundary: Solve succeeds at
+// it and saturates 1e-6 above (the values are this package's own bisection,
+// pinned to 1e-9 absolute to catch a change; the bracketing is the check).
+func TestSaturationRoundingAtRhoOne(t *testing.T) {
+	for _, c := range []struct {
+		p   Params
+		sat float64
+	}{
+		{Params{Radix: 16, M: 32, V: 2, K: 1}, 0.003256715},
+		{Params{Radix: 16, M: 32, V: 1, K: 1}, 0.002283488},
+	} {
+		if _, err := Solve(c.p, 1.0/98); !errors.Is(err, analytic.ErrSaturated) || !strings.Contains(err.Error(), "channel") {
+			t.Errorf("%+v at l_g = 1/98: %v, want channel saturation", c.p, err)
+		}
+		sat, err := Saturation(c.p)
+		if err != nil {
+			t.Fatalf("%+v: %v", c.p, err)
+		}
+		if math.Abs(sat-c.sat) > 1e-9 {
+			t.Errorf("%+v: l_g,sat = %.12f, want %.9f", c.p, sat, c.sat)
+		}
+		if r, err := Solve(c.p, sat); err != nil || math.IsNaN(r.Latency) {
+			t.Errorf("%+v at l_g,sat: %v, latency %g", c.p, err, r.Latency)
+		}
+		if _, err := Solve(c.p, sat*(1+1e-6)); !errors.Is(err, analytic.ErrSaturated) {
+			t.Errorf("%+v above l_g,sat: %v, want ErrSaturated", c.p, err)
+		}
+	}
+}
