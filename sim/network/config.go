@@ -7,6 +7,7 @@ import (
 	"github.com/flitsim/flitsim/router"
 	"github.com/flitsim/flitsim/sim"
 	"github.com/flitsim/flitsim/topology"
+	"github.com/flitsim/flitsim/topology/multistage"
 	"github.com/flitsim/flitsim/traffic"
 )
 
@@ -30,13 +31,24 @@ const (
 	// StatusDeadlock. EscapeVCs > 0 adds Duato's dimension-order escape
 	// channels (topology.NewDuato), which make it deadlock-free.
 	RoutingAdaptive = "adaptive"
+	// RoutingDestinationTag is the digit-controlled routing of a delta
+	// network (multistage.Network.Route): the only routing of, and the
+	// default with, Config.Multistage.
+	RoutingDestinationTag = "destination-tag"
 )
 
 // Config is everything needed to build and run one network at one load.
 // Zero latencies take the defaults noted; Router has no defaults.
 type Config struct {
-	Topology topology.Spec
-	Routing  string // RoutingDimensionOrder (default), RoutingRandomMinimal or RoutingAdaptive
+	Topology topology.Spec // the direct network; ignored when Multistage is set
+	// Multistage, when not nil, replaces the direct network by a delta
+	// network of b x b switches (topology/multistage): terminals are
+	// separate from switches, terminal t's NIC feeds a first-stage input
+	// and the last-stage outputs lead to the sinks over credited channels
+	// (see "Multistage fabric" in the package documentation). Routing is
+	// then RoutingDestinationTag.
+	Multistage *multistage.Spec
+	Routing    string // RoutingDimensionOrder (default; with Multistage: RoutingDestinationTag), RoutingRandomMinimal or RoutingAdaptive
 	// EscapeVCs is, with RoutingAdaptive, the VCs per physical channel
 	// reserved for Duato's escape channels (dimension-order routing on
 	// them; 0, the default: none). On rings and tori the escape VCs are
@@ -51,7 +63,7 @@ type Config struct {
 	CreditDelay      int // cycles for a credit to return upstream, >= 1 (0 means 1)
 	InjectionLatency int // cycles from NIC to router input buffer, >= 0 (-1 means 0; 0 means 0)
 	EjectionLatency  int // cycles from router output to sink, >= 0
-	EjectionVCs      int // VCs of the local output port; 0 means Router.VCs
+	EjectionVCs      int // VCs of the local output port; 0 means Router.VCs (Multistage: must be Router.VCs)
 
 	Pattern traffic.PatternSpec
 	Process string  // "bernoulli" (default) or "poisson"
@@ -75,6 +87,9 @@ type Config struct {
 func (c Config) withDefaults() Config {
 	if c.Routing == "" {
 		c.Routing = RoutingDimensionOrder
+		if c.Multistage != nil {
+			c.Routing = RoutingDestinationTag
+		}
 	}
 	if c.LinkLatency == 0 {
 		c.LinkLatency = 1
@@ -113,10 +128,26 @@ func (c Config) validate() error {
 	if c.EjectionVCs < 1 || c.EjectionVCs > c.Router.VCs {
 		add("network: EjectionVCs = %d, want 1..%d", c.EjectionVCs, c.Router.VCs)
 	}
-	if c.Routing != RoutingDimensionOrder && c.Routing != RoutingRandomMinimal && c.Routing != RoutingAdaptive {
+	if c.Multistage != nil {
+		if _, err := c.Multistage.Terminals(); err != nil {
+			errs = append(errs, err)
+		}
+		if c.Routing != RoutingDestinationTag {
+			add("network: a multistage network routes by %q, not %q", RoutingDestinationTag, c.Routing)
+		}
+		if c.Router.Switching == router.Scouting && c.Router.ScoutingDistance > 0 {
+			add("network: scouting switching (K = %d) is not implemented on a multistage network", c.Router.ScoutingDistance)
+		}
+		if c.EjectionVCs != c.Router.VCs {
+			add("network: EjectionVCs = %d on a multistage network: its sinks are fed by ordinary credited switch outputs with all %d VCs", c.EjectionVCs, c.Router.VCs)
+		}
+		if c.EscapeVCs != 0 {
+			add("network: EscapeVCs = %d on a multistage network (it has no escape channels)", c.EscapeVCs)
+		}
+	} else if c.Routing != RoutingDimensionOrder && c.Routing != RoutingRandomMinimal && c.Routing != RoutingAdaptive {
 		add("network: unknown routing %q (want %q, %q or %q)", c.Routing, RoutingDimensionOrder, RoutingRandomMinimal, RoutingAdaptive)
 	}
-	if c.EscapeVCs != 0 {
+	if c.EscapeVCs != 0 && c.Multistage == nil {
 		ring := c.Topology.Kind == topology.Ring || c.Topology.Kind == topology.Torus
 		switch {
 		case c.Routing != RoutingAdaptive:
@@ -145,6 +176,12 @@ func (c Config) validate() error {
 //
 //	InjectionLatency + (hops+1)*HopDelay + hops*LinkLatency + EjectionLatency + M - 1
 //
+// With Multistage set, hops is the number of switches crossed (z, what
+// Result.Hops reports) and the message crosses hops-1 inter-stage links
+// plus the exit link to the sink, which takes EjectionLatency:
+//
+//	InjectionLatency + z*HopDelay + (z-1)*LinkLatency + EjectionLatency + M - 1
+//
 // With store-and-forward each of the hops+1 routers also waits for the tail,
 // so its routing+VC-allocation share of HopDelay becomes
 // max(RoutingDelay+VCAllocDelay, M-1). With scouting switching and K >= 1 it
@@ -159,6 +196,9 @@ func (c Config) ZeroLoadLatency(hops, flits int) int {
 	}
 	if c.Router.Switching == router.Scouting && c.Router.ScoutingDistance > 0 {
 		return c.scoutingZeroLoad(hops, flits)
+	}
+	if c.Multistage != nil {
+		hops-- // z switches joined by z-1 links: the direct formula with z-1 links
 	}
 	return c.InjectionLatency + (hops+1)*perRouter + hops*c.LinkLatency + c.EjectionLatency + flits - 1
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/flitsim/flitsim/router"
 	"github.com/flitsim/flitsim/sim"
 	"github.com/flitsim/flitsim/topology"
+	"github.com/flitsim/flitsim/topology/multistage"
 	"github.com/flitsim/flitsim/traffic"
 )
 
@@ -36,10 +37,12 @@ type nic struct {
 // goroutine.
 type Network struct {
 	cfg     Config
-	topo    *topology.Topology
+	topo    *topology.Topology // nil for a multistage fabric
+	ms      *multistage.Network
 	routing topology.Routing
 	routers []*router.Router
-	nodes   int
+	nodes   int // routers (direct: also terminals; multistage: switches)
+	terms   int // terminals: NICs, source queues and sinks
 	ports   int
 	local   int
 	vcs     int
@@ -49,6 +52,18 @@ type Network struct {
 	inCh     []int32 // per node*ports: channel entering through the port, -1 none
 	outCh    []int32 // per node*ports: channel leaving through the port, -1 none
 	outDelay sim.Cycle
+
+	// Multistage fabric only (nil for direct networks): the channel ends'
+	// ports (a channel may change port number), the terminal feeding each
+	// input port of a first-stage switch, the switch each terminal feeds,
+	// each switch's stage, and the per-stage buffered-flit bookkeeping.
+	chanSrcPort, chanDstPort []int32
+	feeder                   []int32 // per first-stage switch*b + port: terminal
+	termSwitch               []int32 // per terminal: first-stage switch
+	stageOf                  []int32 // per switch: stage
+	perStage                 int     // switches per stage
+	lastBuf                  []int32 // per switch: Buffered() after its last step
+	stageBuf                 []int64 // per stage: flits in the stage's input buffers
 
 	// Delay lines as timing wheels: everything scheduled for cycle t is
 	// applied at the start of cycle t, before any node steps.
@@ -132,6 +147,9 @@ func New(cfg Config) (*Network, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
+	if cfg.Multistage != nil {
+		return newMultistage(cfg)
+	}
 	topo, err := topology.New(cfg.Topology)
 	if err != nil {
 		return nil, err
@@ -161,17 +179,7 @@ func New(cfg Config) (*Network, error) {
 		return nil, fmt.Errorf("network: %s routing on a %s needs %d VC classes, the router has %d VCs",
 			routing.Name(), topo, routing.Classes(), cfg.Router.VCs)
 	}
-	length, err := cfg.length()
-	if err != nil {
-		return nil, err
-	}
-	if cfg.Router.Switching == router.VirtualCutThrough || cfg.Router.Switching == router.StoreAndForward {
-		if length.Max() == 0 || length.Max() > cfg.Router.BufferDepth {
-			return nil, fmt.Errorf("network: %s needs every message to fit one VC buffer (%d flits) but messages are up to %s flits",
-				cfg.Router.Switching, cfg.Router.BufferDepth, maxString(length.Max()))
-		}
-	}
-	process, err := cfg.process()
+	length, process, err := cfg.traffic()
 	if err != nil {
 		return nil, err
 	}
@@ -181,18 +189,11 @@ func New(cfg Config) (*Network, error) {
 	}
 	n := &Network{
 		cfg: cfg, topo: topo, routing: routing,
-		nodes: topo.Nodes(), ports: topo.Ports(), local: topo.LocalPort(), vcs: cfg.Router.VCs,
-		outDelay: sim.Cycle(cfg.Router.SwitchAllocDelay + cfg.Router.SwitchTraversalDelay),
-		pattern:  pattern, process: process, length: length,
+		nodes: topo.Nodes(), terms: topo.Nodes(), ports: topo.Ports(), local: topo.LocalPort(), vcs: cfg.Router.VCs,
+		pattern: pattern, process: process, length: length,
 	}
 	nn := n.nodes
-	n.linkAt = n.outDelay + sim.Cycle(cfg.LinkLatency)
-	n.ejectAt = n.outDelay + sim.Cycle(cfg.EjectionLatency)
-	n.probeAt = sim.Cycle(cfg.Router.VCAllocDelay) + n.linkAt
-	maxDelay := max(int(n.linkAt), int(n.ejectAt), cfg.InjectionLatency, cfg.CreditDelay)
-	n.arrivals = newWheel[flitArrival](maxDelay)
-	n.credits = newWheel[creditArrival](maxDelay)
-	n.control = newWheel[ctrlArrival](max(int(n.probeAt), cfg.CreditDelay))
+	n.initLines()
 	chans := topo.Channels()
 	n.chanSrc = make([]int32, len(chans))
 	n.chanDst = make([]int32, len(chans))
@@ -210,12 +211,7 @@ func New(cfg Config) (*Network, error) {
 			}
 		}
 	}
-	n.nics = make([]nic, nn)
-	n.nicCredits = make([]int32, nn*n.vcs)
-	n.srcQ = make([]idQueue, nn)
-	n.arrRNG = make([]*rand.Rand, nn)
-	n.destRNG = make([]*rand.Rand, nn)
-	n.lenRNG = make([]*rand.Rand, nn)
+	n.initTerminals()
 	n.listed = make([]sim.Cycle, nn)
 	n.routers = make([]*router.Router, nn)
 	// One scratch buffer adapts topology candidates to router candidates;
@@ -236,13 +232,6 @@ func New(cfg Config) (*Network, error) {
 		return out
 	}
 	for i := 0; i < nn; i++ {
-		n.nics[i] = nic{cur: -1}
-		for v := 0; v < n.vcs; v++ {
-			n.nicCredits[i*n.vcs+v] = int32(cfg.Router.BufferDepth)
-		}
-		n.arrRNG[i] = sim.NewStream(cfg.Seed, sim.PurposeTrafficArrival, uint64(i))
-		n.destRNG[i] = sim.NewStream(cfg.Seed, sim.PurposeTrafficDest, uint64(i))
-		n.lenRNG[i] = sim.NewStream(cfg.Seed, sim.PurposeTrafficLength, uint64(i))
 		n.listed[i] = -1
 		r, err := router.New(i, n.ports, cfg.Router, cfg.EjectionVCs, classes, route,
 			sim.NewStream(cfg.Seed, sim.PurposeRouting, uint64(i)))
@@ -260,14 +249,82 @@ func New(cfg Config) (*Network, error) {
 			}
 		}
 		n.routers[i] = r
-		if process != nil {
-			n.calendar.Push(process.First(n.arrRNG[i]), int32(i))
-		}
 	}
+	n.startTraffic()
 	n.cur = make([]int32, 0, nn)
 	n.next = make([]int32, 0, nn)
 	n.stats.init(len(chans), n.ports*(n.vcs+1))
 	return n, nil
+}
+
+// initLines sets the pipeline delays and sizes the delay lines. A
+// multistage sink returns its credit CreditDelay cycles after it takes a
+// flit, which is ejectAt + CreditDelay after the switch sent it.
+func (n *Network) initLines() {
+	cfg := n.cfg
+	n.outDelay = sim.Cycle(cfg.Router.SwitchAllocDelay + cfg.Router.SwitchTraversalDelay)
+	n.linkAt = n.outDelay + sim.Cycle(cfg.LinkLatency)
+	n.ejectAt = n.outDelay + sim.Cycle(cfg.EjectionLatency)
+	n.probeAt = sim.Cycle(cfg.Router.VCAllocDelay) + n.linkAt
+	maxDelay := max(int(n.linkAt), int(n.ejectAt), cfg.InjectionLatency, cfg.CreditDelay)
+	n.arrivals = newWheel[flitArrival](maxDelay)
+	if cfg.Multistage != nil {
+		maxDelay = max(maxDelay, int(n.ejectAt)+cfg.CreditDelay)
+	}
+	n.credits = newWheel[creditArrival](maxDelay)
+	n.control = newWheel[ctrlArrival](max(int(n.probeAt), cfg.CreditDelay))
+}
+
+// initTerminals builds the terminals' NICs (one full credit counter per
+// local input VC), source queues and traffic streams.
+func (n *Network) initTerminals() {
+	nt := n.terms
+	n.nics = make([]nic, nt)
+	n.nicCredits = make([]int32, nt*n.vcs)
+	n.srcQ = make([]idQueue, nt)
+	n.arrRNG = make([]*rand.Rand, nt)
+	n.destRNG = make([]*rand.Rand, nt)
+	n.lenRNG = make([]*rand.Rand, nt)
+	for i := 0; i < nt; i++ {
+		n.nics[i] = nic{cur: -1}
+		for v := 0; v < n.vcs; v++ {
+			n.nicCredits[i*n.vcs+v] = int32(n.cfg.Router.BufferDepth)
+		}
+		n.arrRNG[i] = sim.NewStream(n.cfg.Seed, sim.PurposeTrafficArrival, uint64(i))
+		n.destRNG[i] = sim.NewStream(n.cfg.Seed, sim.PurposeTrafficDest, uint64(i))
+		n.lenRNG[i] = sim.NewStream(n.cfg.Seed, sim.PurposeTrafficLength, uint64(i))
+	}
+}
+
+// startTraffic puts every terminal's first arrival on the calendar, in
+// terminal order (ties on the calendar break by push order).
+func (n *Network) startTraffic() {
+	if n.process == nil {
+		return
+	}
+	for i := 0; i < n.terms; i++ {
+		n.calendar.Push(n.process.First(n.arrRNG[i]), int32(i))
+	}
+}
+
+// traffic builds the length distribution (checking that cut-through and
+// store-and-forward messages fit a buffer) and the arrival process.
+func (c Config) traffic() (traffic.Length, traffic.Process, error) {
+	length, err := c.length()
+	if err != nil {
+		return nil, nil, err
+	}
+	if c.Router.Switching == router.VirtualCutThrough || c.Router.Switching == router.StoreAndForward {
+		if length.Max() == 0 || length.Max() > c.Router.BufferDepth {
+			return nil, nil, fmt.Errorf("network: %s needs every message to fit one VC buffer (%d flits) but messages are up to %s flits",
+				c.Router.Switching, c.Router.BufferDepth, maxString(length.Max()))
+		}
+	}
+	process, err := c.process()
+	if err != nil {
+		return nil, nil, err
+	}
+	return length, process, nil
 }
 
 func maxString(m int) string {
@@ -277,7 +334,7 @@ func maxString(m int) string {
 	return fmt.Sprint(m)
 }
 
-// Topology returns the network's topology.
+// Topology returns the network's topology (nil for a multistage fabric).
 func (n *Network) Topology() *topology.Topology { return n.topo }
 
 // Config returns the network's configuration with defaults filled in.
@@ -307,7 +364,17 @@ func (n *Network) Backlog() int {
 // build hand-made scenarios.
 func (n *Network) Offer(src, dst, flits int) {
 	n.enqueue(src, dst, flits)
-	n.wakeNow(src)
+	n.wakeSource(src)
+}
+
+// wakeSource lists for the current cycle the node that steps terminal t's
+// NIC: node t in a direct network, t's first-stage switch in a multistage
+// fabric.
+func (n *Network) wakeSource(t int) {
+	if n.termSwitch != nil {
+		t = int(n.termSwitch[t])
+	}
+	n.wakeNow(t)
 }
 
 // wakeNow lists node i for the current cycle (before nodes are stepped).
@@ -355,7 +422,7 @@ func (n *Network) generate() {
 		i := int(node)
 		dst := n.pattern.Dest(i, n.destRNG[i])
 		n.enqueue(i, dst, n.length.Draw(n.lenRNG[i]))
-		n.wakeNow(i)
+		n.wakeSource(i)
 		n.calendar.Push(n.process.Next(at, n.arrRNG[i]), node)
 	}
 }
@@ -391,8 +458,15 @@ func (n *Network) Step() {
 		}
 		n.wakeNow(int(c.node))
 	}
-	for _, node := range n.cur {
-		n.stepNode(int(node))
+	if n.ms == nil {
+		for _, node := range n.cur {
+			n.stepNode(int(node))
+		}
+	} else {
+		for _, node := range n.cur {
+			n.stepSwitch(int(node))
+		}
+		n.stats.stageCycle(n.stageBuf)
 	}
 	n.stats.cycle(n.inSystem)
 	if n.cfg.Debug {
@@ -406,7 +480,7 @@ func (n *Network) Step() {
 func (n *Network) stepNode(i int) {
 	now := n.now
 	r := n.routers[i]
-	n.injectFlit(i)
+	n.injectFlit(i, i, n.local)
 	if r.Step(now) > 0 {
 		n.lastProgress = now
 	}
@@ -477,13 +551,15 @@ func (n *Network) sendControl(i int, r *router.Router) {
 	r.Control = r.Control[:0]
 }
 
-// injectFlit lets node i's NIC put at most one flit on its injection line.
-func (n *Network) injectFlit(i int) {
+// injectFlit lets terminal i's NIC put at most one flit on its injection
+// line, which enters input port `port` of router `node` (direct networks:
+// router i's local port). It reports whether a flit was sent.
+func (n *Network) injectFlit(i, node, port int) bool {
 	now := n.now
 	credits := n.nicCredits[i*n.vcs : (i+1)*n.vcs]
 	q := &n.srcQ[i]
 	if q.n == 0 {
-		return
+		return false
 	}
 	ni := &n.nics[i]
 	if ni.cur < 0 {
@@ -500,12 +576,12 @@ func (n *Network) injectFlit(i int) {
 			}
 		}
 		if vc < 0 {
-			return
+			return false
 		}
 		ni.cur, ni.sent, ni.vc = q.front(), 0, vc
 	}
 	if credits[ni.vc] == 0 {
-		return
+		return false
 	}
 	pk := &n.packets[ni.cur]
 	f := router.Flit{Packet: ni.cur, Dest: pk.dst, Len: pk.length}
@@ -518,9 +594,9 @@ func (n *Network) injectFlit(i int) {
 	}
 	credits[ni.vc]--
 	if n.cfg.InjectionLatency == 0 {
-		n.routers[i].Accept(n.local, int(ni.vc), f, now)
+		n.routers[node].Accept(port, int(ni.vc), f, now)
 	} else {
-		n.arrivals.at(now+sim.Cycle(n.cfg.InjectionLatency), flitArrival{node: int32(i), port: int32(n.local), vc: ni.vc, flit: f})
+		n.arrivals.at(now+sim.Cycle(n.cfg.InjectionLatency), flitArrival{node: int32(node), port: int32(port), vc: ni.vc, flit: f})
 	}
 	n.queuedFlits--
 	n.lastProgress = now
@@ -533,6 +609,7 @@ func (n *Network) injectFlit(i int) {
 			ni.rr = 0
 		}
 	}
+	return true
 }
 
 // deliver hands a flit to its destination's sink.
@@ -592,6 +669,7 @@ type measurement struct {
 	inSystemSum   float64
 	hist          *sim.Histogram
 	channelFlits  []int64
+	stageSum      []float64 // multistage: per stage, flit-cycles in input buffers
 	setup         sim.Accumulator
 	backtracks    sim.Accumulator
 	occ           []int64 // scratch: one router's Occupancy
@@ -622,6 +700,16 @@ func (m *measurement) reset(now sim.Cycle) {
 	m.inSystemSum = 0
 	m.hist.Reset()
 	clear(m.channelFlits)
+	clear(m.stageSum)
+}
+
+// stageCycle adds one cycle of the per-stage buffered flits.
+func (m *measurement) stageCycle(stageBuf []int64) {
+	if m.on {
+		for s, b := range stageBuf {
+			m.stageSum[s] += float64(b)
+		}
+	}
 }
 
 func (m *measurement) generated(flits int) {

@@ -87,6 +87,11 @@ type Result struct {
 	// averaged over VC-cycles); 0 if no VC was ever reserved.
 	VCMultiplexing float64
 
+	// StageBuffered[s], multistage fabric only, is the time-average number
+	// of flits in the input buffers of all the switches of stage s (stage 0
+	// is fed by the terminals), during measurement.
+	StageBuffered []float64
+
 	Messages      int64 // messages measured
 	Cycles        int64 // cycles simulated in all
 	WarmupEnd     int64 // cycle measurement started
@@ -169,7 +174,7 @@ func (n *Network) result(mon *sim.Monitor) Result {
 		return res
 	}
 	res.Status = StatusOK
-	nodeCycles := float64(m.cycles) * float64(n.nodes)
+	nodeCycles := float64(m.cycles) * float64(n.terms)
 	res.Latency, res.LatencyCI95 = mean, hw
 	res.NetworkLatency = m.netLatency.Mean()
 	if h, ok := m.netLatency.CI95(); ok {
@@ -195,6 +200,12 @@ func (n *Network) result(mon *sim.Monitor) Result {
 	res.SetupTime = m.setup.Mean()
 	res.Backtracks = m.backtracks.Mean()
 	res.VCOccupancy, res.VCMultiplexing = n.occupancy()
+	if m.stageSum != nil {
+		res.StageBuffered = make([]float64, len(m.stageSum))
+		for s, f := range m.stageSum {
+			res.StageBuffered[s] = f / float64(m.cycles)
+		}
+	}
 	return res
 }
 

@@ -1,0 +1,200 @@
+package network
+
+import (
+	"fmt"
+
+	"github.com/flitsim/flitsim/router"
+	"github.com/flitsim/flitsim/sim"
+	"github.com/flitsim/flitsim/topology/multistage"
+	"github.com/flitsim/flitsim/traffic"
+)
+
+// space is a delta network seen by package traffic: n = b^z terminals with
+// ids sum_i d_i b^i (radix b, z digits, so the digit permutations such as
+// transpose and bit-reverse act on the destination tag's digits). Every
+// message crosses all z switches; Distance reports z for distinct
+// terminals and 0 for a terminal and itself, although a message to itself
+// also crosses the z switches.
+type space struct{ ms *multistage.Network }
+
+func (s space) Nodes() int { return s.ms.Terminals() }
+func (s space) Radix() int { return s.ms.Degree() }
+func (s space) Dims() int  { return s.ms.Stages() }
+func (s space) Distance(a, b int) int {
+	if a == b {
+		return 0
+	}
+	return s.ms.Stages()
+}
+
+// newMultistage builds the network of a validated, defaulted cfg with
+// cfg.Multistage set: switch sw is router sw with b+1 ports (ports 0..b-1
+// are its b inputs and its b outputs, port b an unused local port), and
+// terminal t's NIC feeds the first-stage input that multistage.Injection(t)
+// enters.
+func newMultistage(cfg Config) (*Network, error) {
+	ms, err := multistage.New(*cfg.Multistage)
+	if err != nil {
+		return nil, err
+	}
+	length, process, err := cfg.traffic()
+	if err != nil {
+		return nil, err
+	}
+	pattern, err := traffic.NewPattern(cfg.Pattern, space{ms})
+	if err != nil {
+		return nil, err
+	}
+	b, z := ms.Degree(), ms.Stages()
+	n := &Network{
+		cfg: cfg, ms: ms,
+		nodes: ms.Switches(), terms: ms.Terminals(), ports: b + 1, local: b, vcs: cfg.Router.VCs,
+		pattern: pattern, process: process, length: length,
+		perStage: ms.SwitchesPerStage(),
+	}
+	nn := n.nodes
+	n.initLines()
+
+	// Channel tables. Channel c of level 0 is the injection channel of
+	// terminal c (upstream end -1: a NIC), level z the ejection channels
+	// (downstream end -1: a sink, whose terminal chanDstPort holds).
+	chans := ms.Channels()
+	n.chanSrc = make([]int32, chans)
+	n.chanDst = make([]int32, chans)
+	n.chanSrcPort = make([]int32, chans)
+	n.chanDstPort = make([]int32, chans)
+	for c := 0; c < chans; c++ {
+		ch := ms.Channel(c)
+		n.chanSrc[c], n.chanDst[c] = -1, -1
+		if ch.Src.Kind == multistage.SwitchEnd {
+			n.chanSrc[c], n.chanSrcPort[c] = int32(ch.Src.ID), int32(ch.Src.Port)
+		}
+		if ch.Dst.Kind == multistage.SwitchEnd {
+			n.chanDst[c], n.chanDstPort[c] = int32(ch.Dst.ID), int32(ch.Dst.Port)
+		} else {
+			n.chanDstPort[c] = int32(ch.Dst.ID)
+		}
+	}
+	n.inCh = make([]int32, nn*n.ports)
+	n.outCh = make([]int32, nn*n.ports)
+	n.stageOf = make([]int32, nn)
+	for sw := 0; sw < nn; sw++ {
+		s, _ := ms.SwitchStage(sw)
+		n.stageOf[sw] = int32(s)
+		for p := 0; p < n.ports; p++ {
+			n.inCh[sw*n.ports+p], n.outCh[sw*n.ports+p] = -1, -1
+			if p != n.local {
+				n.inCh[sw*n.ports+p] = int32(ms.In(sw, p))
+				n.outCh[sw*n.ports+p] = int32(ms.Out(sw, p))
+			}
+		}
+	}
+	n.feeder = make([]int32, n.perStage*b)
+	n.termSwitch = make([]int32, n.terms)
+	for t := 0; t < n.terms; t++ {
+		c := ms.Injection(t)
+		sw, p := n.chanDst[c], n.chanDstPort[c]
+		n.feeder[int(sw)*b+int(p)] = int32(t)
+		n.termSwitch[t] = sw
+	}
+	n.initTerminals()
+	n.listed = make([]sim.Cycle, nn)
+	n.routers = make([]*router.Router, nn)
+	n.lastBuf = make([]int32, nn)
+	n.stageBuf = make([]int64, z)
+	stageOf := n.stageOf
+	// Destination tag: one candidate, class 0 (one VC class: the channel
+	// dependency graph of a delta network is acyclic, see doc.go).
+	route := func(cur, dest int, out []router.Candidate) []router.Candidate {
+		return append(out, router.Candidate{Port: ms.Route(int(stageOf[cur]), dest)})
+	}
+	for sw := 0; sw < nn; sw++ {
+		n.listed[sw] = -1
+		r, err := router.New(sw, n.ports, cfg.Router, cfg.EjectionVCs, 1, route,
+			sim.NewStream(cfg.Seed, sim.PurposeRouting, uint64(sw)))
+		if err != nil {
+			return nil, err
+		}
+		n.routers[sw] = r
+	}
+	n.startTraffic()
+	n.cur = make([]int32, 0, nn)
+	n.next = make([]int32, 0, nn)
+	n.stats.init(chans, n.ports*(n.vcs+1))
+	n.stats.stageSum = make([]float64, z)
+	return n, nil
+}
+
+// Multistage returns the delta network of a multistage fabric (nil for a
+// direct network).
+func (n *Network) Multistage() *multistage.Network { return n.ms }
+
+// stepSwitch runs one cycle of switch sw of a multistage fabric: a
+// first-stage switch first lets the NICs of its b terminals inject, then
+// the router steps, and its departures and credits go on the lines. A
+// departure to a sink puts the flit on the exit line (ejectAt cycles) and
+// the sink's credit on the credit line at once: the sink takes every flit
+// in the cycle it arrives and returns its credit CreditDelay cycles later.
+func (n *Network) stepSwitch(sw int) {
+	now := n.now
+	r := n.routers[sw]
+	queued := false
+	if sw < n.perStage {
+		b := n.local
+		for p := 0; p < b; p++ {
+			t := int(n.feeder[sw*b+p])
+			if n.srcQ[t].n == 0 {
+				continue
+			}
+			if n.injectFlit(t, sw, p) {
+				n.stats.channelFlit(t) // injection channel c = t
+			}
+			queued = queued || n.srcQ[t].n > 0
+		}
+	}
+	if r.Step(now) > 0 {
+		n.lastProgress = now
+	}
+	base := sw * n.ports
+	for _, d := range r.Sent {
+		c := n.outCh[base+d.Port]
+		n.stats.channelFlit(int(c))
+		n.flitHops++
+		head := d.Flit.IsHead()
+		if head {
+			n.packets[d.Flit.Packet].hops++
+		}
+		if dst := n.chanDst[c]; dst >= 0 {
+			n.arrivals.at(now+n.linkAt, flitArrival{node: dst, port: n.chanDstPort[c], vc: int32(d.VC), flit: d.Flit})
+			continue
+		}
+		if n.cfg.Debug && n.chanDstPort[c] != d.Flit.Dest {
+			panic(fmt.Sprintf("network: switch %d sent a flit of packet %d for terminal %d to sink %d", sw, d.Flit.Packet, d.Flit.Dest, n.chanDstPort[c]))
+		}
+		if head && n.packets[d.Flit.Packet].setup < 0 {
+			n.packets[d.Flit.Packet].setup = now // the head leaves for the sink
+		}
+		if n.ejectAt == 0 {
+			n.deliver(d.Flit)
+		} else {
+			n.arrivals.at(now+n.ejectAt, flitArrival{node: int32(sw), port: -1, flit: d.Flit})
+		}
+		n.credits.at(now+n.ejectAt+sim.Cycle(n.cfg.CreditDelay), creditArrival{node: int32(sw), port: int32(d.Port), vc: int32(d.VC)})
+	}
+	at := now + sim.Cycle(n.cfg.CreditDelay)
+	for _, cr := range r.CreditsOut {
+		c := n.inCh[base+cr.Port]
+		if up := n.chanSrc[c]; up >= 0 {
+			n.credits.at(at, creditArrival{node: up, port: n.chanSrcPort[c], vc: int32(cr.VC)})
+		} else {
+			// Injection channel c = terminal c: the credit goes to its NIC.
+			n.credits.at(at, creditArrival{node: c, port: int32(n.local), vc: int32(cr.VC)})
+		}
+	}
+	buf := int32(r.Buffered())
+	n.stageBuf[n.stageOf[sw]] += int64(buf - n.lastBuf[sw])
+	n.lastBuf[sw] = buf
+	if buf > 0 || queued {
+		n.wake(sw)
+	}
+}
