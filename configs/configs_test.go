@@ -1,11 +1,15 @@
 package configs
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/flitsim/flitsim/router"
+	"github.com/flitsim/flitsim/sim/network"
 )
 
 // base is a valid experiment the cases below edit.
@@ -177,7 +181,7 @@ func TestOutOfRange(t *testing.T) {
 	// A clash with the engine's run-control defaults (max_warmup defaults
 	// to 50 periods = 50000 cycles) is found at load time too.
 	checkErrs(t, base+"run:\n  max_cycles: 40000\n", []wantErr{{17, "run", "max_warmup = 50000 must be below max_cycles = 40000"}})
-	checkErrs(t, base+"mode: scouting\n", []wantErr{{17, "mode", "not available yet"}})
+	checkErrs(t, base+"mode: scouting\n", []wantErr{{17, "mode", "write mode: network"}})
 }
 
 func TestImpossibleCombinations(t *testing.T) {
@@ -200,7 +204,97 @@ func TestImpossibleCombinations(t *testing.T) {
 		{17, "models[1]", `unknown model "gauss"`},
 		{17, "models[2]", "listed twice"},
 	})
-	checkErrs(t, base+"switching:\n  technique: scouting\n  scouting_distance: 2\n", []wantErr{{18, "switching.technique", "not available yet"}})
+	// Adaptive routing, escape channels and scouting (network.Config.Routing,
+	// EscapeVCs, router.Scouting): what the engine refuses is refused here,
+	// with file, line and key.
+	adaptive := strings.Replace(base, "  buffer_depth: 8\n", "  buffer_depth: 8\nrouting: adaptive\n", 1)
+	checkErrs(t, strings.Replace(base, "  buffer_depth: 8\n", "  buffer_depth: 8\n  escape_vcs: 2\n", 1),
+		[]wantErr{{10, "router.escape_vcs", "apply only to routing: adaptive (routing is dimension-order)"}})
+	checkErrs(t, strings.Replace(adaptive, "  buffer_depth: 8\n", "  buffer_depth: 8\n  escape_vcs: 2\n", 1),
+		[]wantErr{{10, "router.escape_vcs", "must be below router.vcs 2"}})
+	checkErrs(t, strings.Replace(adaptive, "  vcs: 2\n  buffer_depth: 8\n", "  vcs: 4\n  buffer_depth: 8\n  escape_vcs: 1\n", 1),
+		[]wantErr{{10, "router.escape_vcs", "on a torus: the escape channels are the two dateline classes"}})
+	checkErrs(t, strings.Replace(adaptive, "  vcs: 2\n  buffer_depth: 8\n", "  vcs: 4\n  buffer_depth: 8\n  escape_vcs: -2\n", 1),
+		[]wantErr{{10, "router.escape_vcs", "out of range [0, 64]"}})
+	checkErrs(t, adaptive+"switching:\n  technique: wormhole\n  scouting_distance: 1\n",
+		[]wantErr{{20, "switching.scouting_distance", "applies only to technique: scouting"}})
+	checkErrs(t, adaptive+"switching:\n  technique: scouting\n  scouting_distance: -1\n",
+		[]wantErr{{20, "switching.scouting_distance", "out of range"}})
+	// V = 1 on a torus stays refused for random-minimal routing; adaptive
+	// V = 1 is the paper's configuration and loads (TestAdaptiveScoutingLoad).
+	checkErrs(t, strings.Replace(strings.Replace(adaptive, "  vcs: 2\n", "  vcs: 1\n", 1), "routing: adaptive", "routing: random-minimal", 1),
+		[]wantErr{{8, "router.vcs", "dateline needs 2 VC classes"}})
+}
+
+// TestAdaptiveScoutingLoad checks the accepted combinations and their
+// mapping onto network.Config, built by network.New: the paper's V = 1
+// adaptive torus without escape channels, Duato escape channels on a torus
+// (even) and a mesh (odd allowed), adaptive routing on a hypercube (the
+// engine accepts it), scouting with K = 0 (wormhole) and K = 3.
+func TestAdaptiveScoutingLoad(t *testing.T) {
+	for _, c := range []struct {
+		name, topo, router, sw string
+		escape, K              int
+		sw0                    router.Switching
+	}{
+		{"paper V=1 torus", "  topology: torus\n  radix: 8\n  dimensions: 2\n", "  vcs: 1\n  buffer_depth: 2\n", "technique: scouting, scouting_distance: 3", 0, 3, router.Scouting},
+		{"torus escape", "  topology: torus\n  radix: 8\n  dimensions: 2\n", "  vcs: 6\n  buffer_depth: 2\n  escape_vcs: 2\n", "technique: scouting, scouting_distance: 1", 2, 1, router.Scouting},
+		{"mesh escape 1", "  topology: mesh\n  radix: 4\n  dimensions: 2\n", "  vcs: 2\n  buffer_depth: 2\n  escape_vcs: 1\n", "technique: wormhole", 1, 0, router.Wormhole},
+		{"hypercube", "  topology: hypercube\n  dimensions: 4\n", "  vcs: 2\n  buffer_depth: 2\n", "technique: scouting, scouting_distance: 0", 0, 0, router.Scouting},
+	} {
+		src := "name: t\nnetwork:\n" + c.topo + "router:\n" + c.router + "routing: adaptive\nswitching: {" + c.sw + "}\n" +
+			"traffic: {pattern: uniform, length: {flits: 16}}\nsweep: {unit: messages/node/cycle, rates: [0.001]}\n"
+		e, err := Parse(c.name+".yaml", []byte(src))
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		nc, err := e.NetworkConfig(0, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if nc.Routing != network.RoutingAdaptive || nc.EscapeVCs != c.escape || nc.Router.Switching != c.sw0 || nc.Router.ScoutingDistance != c.K {
+			t.Errorf("%s: mapped to routing %q escape %d switching %v K %d, want adaptive %d %v %d",
+				c.name, nc.Routing, nc.EscapeVCs, nc.Router.Switching, nc.Router.ScoutingDistance, c.escape, c.sw0, c.K)
+		}
+		if _, err := network.New(nc); err != nil {
+			t.Errorf("%s: engine refuses the mapped config: %v", c.name, err)
+		}
+	}
+}
+
+// TestEscapeVCsHash checks that escape_vcs is left out of the canonical
+// encoding when 0, so the hash of every experiment written before the key
+// existed is unchanged, and that a non-zero value changes the hash.
+func TestEscapeVCsHash(t *testing.T) {
+	a, err := Parse("a.yaml", []byte(base))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(mustJSON(t, a), "escape_vcs") {
+		t.Errorf("escape_vcs in the canonical encoding of an experiment without it: %s", mustJSON(t, a))
+	}
+	src := strings.Replace(base, "  vcs: 2\n  buffer_depth: 8\n", "  vcs: 4\n  buffer_depth: 8\n", 1) + "routing: adaptive\n"
+	b, err := Parse("b.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Parse("c.yaml", []byte(strings.Replace(src, "  buffer_depth: 8\n", "  buffer_depth: 8\n  escape_vcs: 2\n", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Hash() == c.Hash() {
+		t.Error("escape_vcs: 2 does not change the hash")
+	}
+}
+
+func mustJSON(t *testing.T, e *Experiment) string {
+	t.Helper()
+	b, err := json.Marshal(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
 
 // TestAllAtOnce checks that problems of every class in one file are all

@@ -9,10 +9,6 @@ import (
 // order.
 func Modes() []string { return []string{"network", "closed", "delta", "slotted"} }
 
-// plannedModes are modes of later issues; named so their use gets a clear
-// message.
-var plannedModes = []string{"scouting"}
-
 // notRead lists, per mode, the keys of the schema that mode does not read.
 // Writing one is a problem (an impossible combination): the value would be
 // silently ignored. A section listed whole (router) is reported once, not

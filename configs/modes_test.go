@@ -11,14 +11,16 @@ import (
 
 	"github.com/flitsim/flitsim/sim/closed"
 	"github.com/flitsim/flitsim/sim/delta"
+	"github.com/flitsim/flitsim/sim/network"
 	"github.com/flitsim/flitsim/sim/slotted"
 	"github.com/flitsim/flitsim/traffic"
 )
 
 // TestAllConfigFilesLoad loads every *.yaml under configs/, recursively and
-// in every mode. Files of configs/validation/ that need a mode the loader
-// does not offer yet (scouting, a later issue) are listed, not failed; any
-// other problem fails the test.
+// in every mode: configs/scouting (the seed-004 set-ups) and the
+// configs/validation/safaei-* files included, which must also build on the
+// network engine (adaptive routing, escape channels and scouting switching
+// are mapped, not only parsed). Any problem fails the test.
 func TestAllConfigFilesLoad(t *testing.T) {
 	var files []string
 	err := filepath.WalkDir(".", func(p string, d fs.DirEntry, err error) error {
@@ -31,25 +33,44 @@ func TestAllConfigFilesLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	modes := map[string]int{}
-	var skipped []string
+	scouting, safaei := 0, 0
 	for _, f := range files {
 		e, err := Load(f)
 		if err != nil {
-			if strings.HasPrefix(f, "validation"+string(filepath.Separator)) && strings.Contains(err.Error(), `mode "scouting" is not available yet`) {
-				skipped = append(skipped, filepath.Base(f))
-				continue
-			}
 			t.Errorf("%s:\n%v", f, err)
 			continue
 		}
 		modes[e.Mode]++
+		isScouting := strings.HasPrefix(f, "scouting"+string(filepath.Separator))
+		isSafaei := strings.HasPrefix(filepath.Base(f), "safaei-")
+		if !isScouting && !isSafaei {
+			continue
+		}
+		if isScouting {
+			scouting++
+		} else {
+			safaei++
+		}
+		c, err := e.NetworkConfig(len(e.Sweep.Rates)-1, e.Seed)
+		if err == nil {
+			_, err = network.New(c)
+		}
+		if err != nil {
+			t.Errorf("%s: engine refuses: %v", f, err)
+		}
+		if c.Routing != network.RoutingAdaptive {
+			t.Errorf("%s: routing %q, want adaptive (seed 004 §3.1)", f, c.Routing)
+		}
 	}
 	for _, m := range Modes() {
 		if modes[m] == 0 {
 			t.Errorf("no config file of mode %s", m)
 		}
 	}
-	t.Logf("loaded per mode: %v; skipped (mode scouting, planned): %d files %v", modes, len(skipped), skipped)
+	if scouting < 48 || safaei < 17 {
+		t.Errorf("loaded %d configs/scouting files (want 48) and %d safaei validation files (want 17)", scouting, safaei)
+	}
+	t.Logf("loaded per mode: %v; built on the engine: %d scouting, %d safaei", modes, scouting, safaei)
 }
 
 // TestModeExamples pins what the paper-mode examples resolve to: the

@@ -14,14 +14,17 @@ var switchingOf = map[string]router.Switching{
 	"wormhole":            router.Wormhole,
 	"virtual-cut-through": router.VirtualCutThrough,
 	"store-and-forward":   router.StoreAndForward,
+	"scouting":            router.Scouting,
 }
 
 // NetworkConfig returns the engine configuration of sweep point `point` of
 // a mode-network experiment, run with root seed `seed` (one replication's
 // seed from the sweep). The offered load is converted to messages per node
-// per cycle ([Experiment.MessageRate]); everything else maps one to one.
-// It fails only for experiments the network mode cannot run (a mode or
-// technique the loader accepts for a planned mode).
+// per cycle ([Experiment.MessageRate]); everything else maps one to one:
+// routing: adaptive to network.RoutingAdaptive, router.escape_vcs to
+// Config.EscapeVCs, switching.technique: scouting and scouting_distance to
+// router.Scouting and Router.ScoutingDistance. It fails only for an
+// experiment of another mode.
 func (e *Experiment) NetworkConfig(point int, seed uint64) (network.Config, error) {
 	if e.Mode != "network" {
 		return network.Config{}, fmt.Errorf("configs: %s: mode %q does not run on the network engine", e.Name, e.Mode)
@@ -40,13 +43,14 @@ func (e *Experiment) NetworkConfig(point int, seed uint64) (network.Config, erro
 		hot = append(hot, t.HotspotNodes...)
 	}
 	return network.Config{
-		Topology: topology.Spec{Kind: kind, K: e.Network.Radix, N: e.Network.Dimensions, Bidirectional: e.Network.Bidirectional},
-		Routing:  e.Routing,
+		Topology:  topology.Spec{Kind: kind, K: e.Network.Radix, N: e.Network.Dimensions, Bidirectional: e.Network.Bidirectional},
+		Routing:   e.Routing,
+		EscapeVCs: e.Router.EscapeVCs,
 		Router: router.Config{
 			VCs: e.Router.VCs, BufferDepth: e.Router.BufferDepth,
 			RoutingDelay: e.Router.RoutingDelay, VCAllocDelay: e.Router.VCAllocDelay,
 			SwitchAllocDelay: e.Router.SwitchAllocDelay, SwitchTraversalDelay: e.Router.SwitchTraversalDelay,
-			Switching: sw,
+			Switching: sw, ScoutingDistance: e.Switching.ScoutingDistance,
 		},
 		LinkLatency:      e.Network.LinkLatency,
 		CreditDelay:      e.Network.CreditDelay,

@@ -29,6 +29,15 @@ func TestNetworkConfig(t *testing.T) {
 	if c.Router.VCs != 3 || c.Router.BufferDepth != 16 || c.Router.VCAllocDelay != 2 || c.Router.Switching != router.VirtualCutThrough {
 		t.Errorf("router %+v", c.Router)
 	}
+	if c.Run.BacklogLimit != 0 {
+		t.Errorf("backlog limit %v without run.backlog_limit", c.Run.BacklogLimit)
+	}
+	// run.backlog_limit is per node; the engine's limit is on all source
+	// queues together (64 nodes here).
+	e.Run.BacklogLimit = 50
+	if c2, _ := e.NetworkConfig(1, 77); c2.Run.BacklogLimit != 50*64 {
+		t.Errorf("backlog_limit 50 per node maps to %v, want 3200 for 64 nodes", c2.Run.BacklogLimit)
+	}
 	if c.Rate != 0.2/16 || c.Seed != 77 || c.Run.MaxCycles != 90000 || c.Length.Flits != 16 || c.Process != "bernoulli" || c.Routing != "dimension-order" {
 		t.Errorf("config %+v", c)
 	}

@@ -16,8 +16,10 @@ type Experiment struct {
 	// Mode selects the simulator: "network" (flit-level VC-router network,
 	// the default), "closed" (Reed's closed networks, sim/closed), "delta"
 	// (Makrucki–Mudge delta networks, sim/delta) or "slotted"
-	// (Jacquet–Mühlethaler slotted hypercube, sim/slotted). Planned:
-	// scouting. Each mode reads its own keys (docs/config.md) and refuses the others.
+	// (Jacquet–Mühlethaler slotted hypercube, sim/slotted). Scouting
+	// switching (Safaei et al.) runs in mode network, on the flit-level
+	// engine: switching.technique scouting. Each mode reads its own keys
+	// (docs/config.md) and refuses the others.
 	Mode string `yaml:"mode" json:"mode"`
 	// Seed is the root seed of every random stream (default 1). It is not
 	// part of the hash: results carry it in a column of their own.
@@ -109,6 +111,13 @@ type Router struct {
 	VCAllocDelay         int `yaml:"vc_alloc_delay" json:"vc_alloc_delay"`
 	SwitchAllocDelay     int `yaml:"switch_alloc_delay" json:"switch_alloc_delay"`
 	SwitchTraversalDelay int `yaml:"switch_traversal_delay" json:"switch_traversal_delay"`
+	// EscapeVCs is, with routing: adaptive, the VCs per physical channel
+	// reserved for Duato's dimension-order escape channels
+	// (network.Config.EscapeVCs; 0, the default: none, as in the scouting
+	// paper). Even on rings and tori (two dateline classes), below VCs.
+	// Left out of the canonical encoding when 0, so the hashes of
+	// experiments without it are what they were before it existed.
+	EscapeVCs int `yaml:"escape_vcs" json:"escape_vcs,omitempty"`
 }
 
 // Switching is the switching technique.

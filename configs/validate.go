@@ -113,8 +113,8 @@ func validate(e *Experiment, r *reporter) {
 	}
 	switch {
 	case contains(Modes(), e.Mode):
-	case contains(plannedModes, e.Mode):
-		r.errorf("mode", "mode %q is not available yet (available: %s)", e.Mode, strings.Join(Modes(), ", "))
+	case e.Mode == "scouting":
+		r.errorf("mode", "there is no mode scouting: scouting switching runs on the flit-level network, write mode: network (or leave mode out) with switching.technique: scouting")
 		return
 	default:
 		oneOf(r, "mode", e.Mode, Modes()...)
@@ -248,16 +248,39 @@ func validateRouter(e *Experiment, r *reporter, topoOK bool) {
 	intRange(r, "router.vc_alloc_delay", rt.VCAllocDelay, 0, maxDelay)
 	intRange(r, "router.switch_alloc_delay", rt.SwitchAllocDelay, 0, maxDelay)
 	intRange(r, "router.switch_traversal_delay", rt.SwitchTraversalDelay, 0, maxDelay)
-	routingOK := oneOf(r, "routing", e.Routing, "dimension-order", "random-minimal")
+	routingOK := oneOf(r, "routing", e.Routing, "dimension-order", "random-minimal", "adaptive")
+	wrap := e.Network.Topology == "ring" || e.Network.Topology == "torus"
 	// A ring, and every ring of a torus, is a cycle of channels. With one
 	// VC class any minimal routing that uses the wrap-around link closes
 	// that cycle in the channel-dependency graph, and wormhole, virtual
 	// cut-through and store-and-forward alike hold a buffer while waiting
 	// for the next: the network can deadlock. Dimension order avoids it with
 	// two VC classes split at a dateline (Dally and Seitz 1987).
-	if topoOK && routingOK && vcsOK && rt.VCs < 2 && (e.Network.Topology == "ring" || e.Network.Topology == "torus") {
+	//
+	// Adaptive routing without escape channels is the configuration of the
+	// scouting paper (Safaei et al., MODELS.md §4.7 item 3): it can
+	// deadlock on any topology with V >= 1, and the engine detects and
+	// reports it (status deadlock, run.deadlock_cycles), so V = 1 on a
+	// torus is allowed there.
+	if topoOK && routingOK && vcsOK && rt.VCs < 2 && wrap && e.Routing != "adaptive" {
 		r.errorf("router.vcs", "%s with %s routing and %s switching needs vcs >= 2 (the wrap-around cycle deadlocks; the dateline needs 2 VC classes), got %d",
 			e.Network.Topology, e.Routing, e.Switching.Technique, rt.VCs)
+	}
+	if !r.set("router.escape_vcs") {
+		return
+	}
+	// Duato's escape channels (network.Config.EscapeVCs, topology.NewDuato):
+	// VCs [0, escape_vcs) carry dimension-order routing, split evenly
+	// between the two dateline classes on a ring or torus; at least one VC
+	// must stay adaptive.
+	switch {
+	case routingOK && e.Routing != "adaptive":
+		r.errorf("router.escape_vcs", "escape channels apply only to routing: adaptive (routing is %s)", e.Routing)
+	case !intRange(r, "router.escape_vcs", rt.EscapeVCs, 0, maxVCs):
+	case vcsOK && rt.EscapeVCs >= rt.VCs:
+		r.errorf("router.escape_vcs", "escape_vcs %d leaves no adaptive VC: it must be below router.vcs %d", rt.EscapeVCs, rt.VCs)
+	case topoOK && wrap && rt.EscapeVCs%2 != 0:
+		r.errorf("router.escape_vcs", "escape_vcs %d on a %s: the escape channels are the two dateline classes of dimension-order routing, so an even number (2, 4, ...)", rt.EscapeVCs, e.Network.Topology)
 	}
 }
 
@@ -317,10 +340,9 @@ func validateSwitching(e *Experiment, r *reporter, maxLen int, lenOK bool) {
 		r.errorf("switching.scouting_distance", "applies only to technique: scouting (technique is %s)", s.Technique)
 	}
 	if s.Technique == "scouting" {
+		// K = 0 is wormhole switching exactly (router.Config); a
+		// distance beyond the diameter behaves as the diameter.
 		intRange(r, "switching.scouting_distance", s.ScoutingDistance, 0, maxDelay)
-		if e.Mode == "network" {
-			r.errorf("switching.technique", "scouting switching runs in mode: scouting, which is not available yet")
-		}
 	}
 	if (s.Technique == "virtual-cut-through" || s.Technique == "store-and-forward") && lenOK && e.Router.BufferDepth >= 1 {
 		switch {
@@ -639,13 +661,16 @@ var (
 	)
 )
 
-// runControl maps run: to the engine's run control.
+// runControl maps run: to the network engine's run control. backlog_limit
+// is per node, as in every mode (docs/config.md); the engine compares its
+// limit with the messages in all source queues (network.Network.Backlog),
+// so it gets backlog_limit × nodes.
 func (e *Experiment) runControl() sim.RunControl {
 	rc := e.Run
 	return sim.RunControl{
 		Period: sim.Cycle(rc.Period), Warmup: sim.Cycle(rc.Warmup), MaxWarmup: sim.Cycle(rc.MaxWarmup),
 		MinMeasure: sim.Cycle(rc.MinMeasure), MaxCycles: sim.Cycle(rc.MaxCycles), TargetRelCI: rc.TargetRelCI,
-		MaxBatches: rc.MaxBatches, MinBatches: rc.MinBatches, BacklogLimit: float64(rc.BacklogLimit),
+		MaxBatches: rc.MaxBatches, MinBatches: rc.MinBatches, BacklogLimit: float64(rc.BacklogLimit) * float64(e.Nodes()),
 		DeadlockCycles: sim.Cycle(rc.DeadlockCycles),
 	}
 }

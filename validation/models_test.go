@@ -145,10 +145,10 @@ func slottedSetup(n int, rates ...float64) Setup {
 // saturation loads in the sweep's unit.
 func TestModelStatuses(t *testing.T) {
 	// Safaei K=3 is saturated at 0.010 (MODELS §4.8).
-	// The loader refuses scouting switching until mode scouting lands, so
-	// K is set on the loaded experiment directly.
-	e := netExp(t, safaeiYAML)
-	e.Switching.Technique, e.Switching.ScoutingDistance = "scouting", 3
+	// Loaded as the configs/validation/safaei-* files are: adaptive
+	// routing, scouting switching in mode network.
+	e := netExp(t, strings.Replace(strings.Replace(safaeiYAML, "routing: random-minimal", "routing: adaptive", 1),
+		"models:", "switching: {technique: scouting, scouting_distance: 3}\nmodels:", 1))
 	s, err := FromExperiment(e)
 	if err != nil {
 		t.Fatal(err)
