@@ -83,6 +83,7 @@ const (
 	incT           = 6.0  // t threshold of the mean increment while measuring
 	risingIncT     = 4.0  // the same at MaxWarmup, when latency has not settled either
 	mserMinPeriods = 20   // per-period means before MSER is first tried
+	driftSDs       = 3    // rise (in first-third standard deviations) that marks a drifting series at the cap
 	warmupBatch    = 1    // MSER batch, in periods (see the overview)
 	maxLag1        = 0.5  // largest lag-1 autocorrelation of batch means at convergence
 	maxWarmPeriods = 1e5  // bound on MaxWarmup/Period (memory of the warm-up series)
@@ -198,6 +199,9 @@ type Monitor struct {
 	// start cycle of each.
 	series []float64
 	starts []Cycle
+	// meas and measB hold the per-period means and end-of-period backlogs
+	// while measuring (bounded), for the steady-state test at the cycle cap.
+	meas, measB []float64
 
 	warmupEnd, measureStart Cycle
 
@@ -286,6 +290,9 @@ func NewMonitor(rc RunControl) (*Monitor, error) {
 		m.series = make([]float64, 0, n)
 		m.starts = make([]Cycle, 0, n)
 	}
+	nMeas := int(min(float64(rc.MaxCycles/rc.Period)+2, maxWarmPeriods))
+	m.meas = make([]float64, 0, nMeas)
+	m.measB = make([]float64, 0, nMeas)
 	return m, nil
 }
 
@@ -345,10 +352,70 @@ func (m *Monitor) EndPeriod(r PeriodReport) Decision {
 			}
 		}
 	}
+	if m.measuring && len(m.measB) < cap(m.measB) {
+		m.measB = append(m.measB, r.Backlog)
+		if r.Count > 0 {
+			m.meas = append(m.meas, r.MeanObservation)
+		}
+	}
 	if r.End >= m.rc.MaxCycles {
+		if why, drifting := m.drifting(r.End); drifting {
+			return m.stop(Saturated, why)
+		}
 		return m.stop(CapReached, m.capReason(r.End))
 	}
 	return Continue
+}
+
+// drifting reports whether, at the cycle cap, the backlog and the measured
+// per-period mean both still rise: no steady state, which must be reported
+// as saturated rather than as a number. It catches queues that grow too
+// slowly for the per-window trend rule (offered load a few per cent above
+// capacity: the backlog rises by a little each period under much larger
+// noise, and the latency, which includes the wait in those queues, rises
+// with it).
+//
+// Each series is tested by thirds of the measurement (thirdsRise): it
+// rises when
+//
+//	mean(last third) - mean(first third) > max(driftSDs * sd(first third), mean(first third)) + 1
+//
+// that is, it at least doubles and rises by more than three standard
+// deviations of its own first third (the +1, one unit of the quantity,
+// keeps a series that is constant at first from rising on a blip).
+// Requiring both series to rise keeps a stable but strongly autocorrelated
+// backlog from being flagged: alone, a mean-reverting AR(1) backlog doubled
+// between thirds in about 1 run of 100, never together with the latency.
+func (m *Monitor) drifting(end Cycle) (string, bool) {
+	b0, b1, bsd, bUp := thirdsRise(m.measB)
+	l0, l1, lsd, lUp := thirdsRise(m.meas)
+	if !bUp || !lUp {
+		return "", false
+	}
+	why := fmt.Sprintf("no steady state at MaxCycles = %d (cycle %d): from the first to the last third of the measurement the backlog rose from %.4g to %.4g (sd %.3g) and the per-period mean from %.4g to %.4g (sd %.3g), each more than doubling and more than %g standard deviations",
+		m.rc.MaxCycles, end, b0, b1, bsd, l0, l1, lsd, float64(driftSDs))
+	if m.warmCap {
+		why += fmt.Sprintf("; the warm-up had ended at MaxWarmup = %d without reaching one either", m.rc.MaxWarmup)
+	}
+	return why, true
+}
+
+// thirdsRise applies the drift test of Monitor.drifting to xs (at least
+// three values per third are needed).
+func thirdsRise(xs []float64) (first, last, sd float64, rising bool) {
+	third := len(xs) / 3
+	if third < 3 {
+		return 0, 0, 0, false
+	}
+	var a Accumulator
+	for _, x := range xs[:third] {
+		a.Add(x)
+	}
+	for _, x := range xs[len(xs)-third:] {
+		last += x
+	}
+	first, sd, last = a.Mean(), a.StdDev(), last/float64(third)
+	return first, last, sd, last-first > max(driftSDs*sd, first)+1
 }
 
 // warmup handles a period end during the warm-up phase.
