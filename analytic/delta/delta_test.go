@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/flitsim/flitsim/analytic"
+	"github.com/flitsim/flitsim/internal/pin"
 )
 
 // fig6 is the network of the report's Figure 6 and of every MODELS.md §2.11
@@ -47,17 +48,17 @@ func TestCaseITable(t *testing.T) {
 			o.PDT, o.NTP = PDTPrinted, NTPSingleStage
 			p := solve(t, fig6(r.L), r.rho, o)
 			for i, s := range c.Stages {
-				checkPin(t, fmt.Sprintf("§2.11 p_L[%d]", i), s.PL, r.pL)
-				checkPin(t, fmt.Sprintf("§2.11 E[N][%d]", i), s.N, r.N)
-				checkPin(t, fmt.Sprintf("§2.11 E[T][%d]", i), s.T, r.T)
+				pin.Check(t, fmt.Sprintf("§2.11 p_L[%d]", i), s.PL, r.pL)
+				pin.Check(t, fmt.Sprintf("§2.11 E[N][%d]", i), s.N, r.N)
+				pin.Check(t, fmt.Sprintf("§2.11 E[T][%d]", i), s.T, r.T)
 			}
-			checkPin(t, "§2.11 P", c.P, r.P)
-			checkPin(t, "§2.11 E[T_rej]=U", c.U, r.U)
-			checkPin(t, "§2.11 PDT printed", p.PDT, r.pdtPrinted)
-			checkPin(t, "§2.11 PDT corrected", c.PDT, r.pdtCorrected)
-			checkPin(t, "§2.11 PDT addendum", c.PDTRetry, r.pdtRetry)
-			checkPin(t, "§2.11 NTP", c.NTP, r.ntp)
-			checkPin(t, "§2.11 NTP_1", p.NTP, r.ntp1)
+			pin.Check(t, "§2.11 P", c.P, r.P)
+			pin.Check(t, "§2.11 E[T_rej]=U", c.U, r.U)
+			pin.Check(t, "§2.11 PDT printed", p.PDT, r.pdtPrinted)
+			pin.Check(t, "§2.11 PDT corrected", c.PDT, r.pdtCorrected)
+			pin.Check(t, "§2.11 PDT addendum", c.PDTRetry, r.pdtRetry)
+			pin.Check(t, "§2.11 NTP", c.NTP, r.ntp)
+			pin.Check(t, "§2.11 NTP_1", p.NTP, r.ntp1)
 		})
 	}
 }
@@ -70,13 +71,13 @@ func TestCaseIRationals(t *testing.T) {
 	c := solve(t, fig6(2), 0.5, o)
 	o.PDT = PDTPrinted
 	p := solve(t, fig6(2), 0.5, o)
-	checkRel(t, "P", c.P, 216.0/343, ratTol)
-	checkRel(t, "U", c.U, 152.0/343, ratTol)
-	checkRel(t, "E[T_rej | loss]", c.TRej, 152.0/127, ratTol) // U/(1-P)
-	checkRel(t, "PDT printed", p.PDT, 39457.0/9261, ratTol)
-	checkRel(t, "PDT corrected", c.PDT, 127.0/27, ratTol)
-	checkRel(t, "PDT addendum", c.PDTRetry, 40.0/9, ratTol)
-	checkRel(t, "NTP", c.NTP, 128.0/7, ratTol)
+	pin.CheckRel(t, "P", c.P, 216.0/343, pin.Rational)
+	pin.CheckRel(t, "U", c.U, 152.0/343, pin.Rational)
+	pin.CheckRel(t, "E[T_rej | loss]", c.TRej, 152.0/127, pin.Rational) // U/(1-P)
+	pin.CheckRel(t, "PDT printed", p.PDT, 39457.0/9261, pin.Rational)
+	pin.CheckRel(t, "PDT corrected", c.PDT, 127.0/27, pin.Rational)
+	pin.CheckRel(t, "PDT addendum", c.PDTRetry, 40.0/9, pin.Rational)
+	pin.CheckRel(t, "NTP", c.NTP, 128.0/7, pin.Rational)
 }
 
 // MODELS.md §2.11 Figure-6-style sweep: Case I, printed PDT, z-sum NTP,
@@ -96,8 +97,8 @@ func TestFigure6Sweep(t *testing.T) {
 	for _, s := range sweep {
 		for i, rho := range rhos {
 			r := solve(t, fig6(s.L), rho, o)
-			checkPin(t, fmt.Sprintf("§2.11 Fig6 L=%d rho=%v PDT", s.L, rho), r.PDT, s.pdt[i])
-			checkPin(t, fmt.Sprintf("§2.11 Fig6 L=%d rho=%v NTP", s.L, rho), r.NTP, s.ntp[i])
+			pin.Check(t, fmt.Sprintf("§2.11 Fig6 L=%d rho=%v PDT", s.L, rho), r.PDT, s.pdt[i])
+			pin.Check(t, fmt.Sprintf("§2.11 Fig6 L=%d rho=%v NTP", s.L, rho), r.NTP, s.ntp[i])
 		}
 	}
 }
@@ -117,19 +118,19 @@ func TestCaseIITable(t *testing.T) {
 			t.Fatalf("case %v", c.Case)
 		}
 		name := fmt.Sprintf("§2.11 Case II L=%d rho=2 ", r.L)
-		checkPin(t, name+"p_L1", c.Stages[0].PL, r.pL1)
+		pin.Check(t, name+"p_L1", c.Stages[0].PL, r.pL1)
 		if r.pL2 != "" {
-			checkPin(t, name+"p_L2", c.Stages[1].PL, r.pL2)
+			pin.Check(t, name+"p_L2", c.Stages[1].PL, r.pL2)
 		}
-		checkRel(t, name+"p_L2 = 1/(L+1)", c.Stages[2].PL, 1/float64(r.L+1), ratTol)
-		checkPin(t, name+"E[T_1]", c.Stages[0].T, r.T1)
-		checkPin(t, name+"E[T_2]", c.Stages[1].T, r.T2)
-		checkPin(t, name+"E[T_3]", c.Stages[2].T, r.T2)
-		checkPin(t, name+"P", c.P, r.P)
-		checkPin(t, name+"E[T_rej]=U", c.U, r.U)
-		checkPin(t, name+"PDT (printed)", c.PDT, r.pdt)
-		checkPin(t, name+"NTP", c.NTP, r.ntp)
-		checkPin(t, name+"PDT_add", c.PDTRetry, r.retry)
+		pin.CheckRel(t, name+"p_L2 = 1/(L+1)", c.Stages[2].PL, 1/float64(r.L+1), pin.Rational)
+		pin.Check(t, name+"E[T_1]", c.Stages[0].T, r.T1)
+		pin.Check(t, name+"E[T_2]", c.Stages[1].T, r.T2)
+		pin.Check(t, name+"E[T_3]", c.Stages[2].T, r.T2)
+		pin.Check(t, name+"P", c.P, r.P)
+		pin.Check(t, name+"E[T_rej]=U", c.U, r.U)
+		pin.Check(t, name+"PDT (printed)", c.PDT, r.pdt)
+		pin.Check(t, name+"NTP", c.NTP, r.ntp)
+		pin.Check(t, name+"PDT_add", c.PDTRetry, r.retry)
 	}
 }
 
@@ -146,15 +147,15 @@ func TestCaseIIITable(t *testing.T) {
 	for _, r := range rows {
 		c := solve(t, fig6(r.L), 1, Options{Case: CaseIII, PDT: PDTPrinted, AllowOutsideValidity: r.L < 19})
 		name := fmt.Sprintf("§2.11 Case III L=%d ", r.L)
-		checkPin(t, name+"P", c.P, r.P)
-		checkPin(t, name+"E[T_rej]=U", c.U, r.U)
-		checkPin(t, name+"PDT (printed)", c.PDT, r.pdt)
-		checkPin(t, name+"NTP", c.NTP, r.ntp)
-		checkPin(t, name+"PDT_add", c.PDTRetry, r.add)
+		pin.Check(t, name+"P", c.P, r.P)
+		pin.Check(t, name+"E[T_rej]=U", c.U, r.U)
+		pin.Check(t, name+"PDT (printed)", c.PDT, r.pdt)
+		pin.Check(t, name+"NTP", c.NTP, r.ntp)
+		pin.Check(t, name+"PDT_add", c.PDTRetry, r.add)
 		// §2.8 closed forms: P = (L/(L+1))^z, NTP = n lambda (1 - z/(L+1)).
 		fl := float64(r.L)
-		checkRel(t, name+"P closed", c.P, math.Pow(fl/(fl+1), 3), 1e-13)
-		checkRel(t, name+"NTP closed", c.NTP, 64*(1-3/(fl+1)), 1e-13)
+		pin.CheckRel(t, name+"P closed", c.P, math.Pow(fl/(fl+1), 3), 1e-13)
+		pin.CheckRel(t, name+"NTP closed", c.NTP, 64*(1-3/(fl+1)), 1e-13)
 	}
 	// At rho = 1 with L >= 19 automatic selection picks Case III.
 	if c := solve(t, fig6(32), 1, Options{}); c.Case != CaseIII {
@@ -191,9 +192,9 @@ func TestCaseIClosedForms(t *testing.T) {
 					ci2 := (zf + (1-bz)/(bz1*(1-beta))*(1-zf*bz1+(zf-1)*bz)) * et
 					add := (1 + (zf-1)/(1-pl)) * et
 					name := fmt.Sprintf("b=%d z=%d L=%d rho=%v ", b, z, L, rho)
-					checkRel(t, name+"(CI.1)", r.U, ci1, 1e-11)
-					checkRel(t, name+"(CI.2)", r.PDT, ci2, 1e-11)
-					checkRel(t, name+"addendum", r.PDTRetry, add, 1e-12)
+					pin.CheckRel(t, name+"(CI.1)", r.U, ci1, 1e-11)
+					pin.CheckRel(t, name+"(CI.2)", r.PDT, ci2, 1e-11)
+					pin.CheckRel(t, name+"addendum", r.PDTRetry, add, 1e-12)
 				}
 			}
 		}
@@ -223,11 +224,11 @@ func TestCaseIIClosedForms(t *testing.T) {
 				add := t2 + (fl+1)/fl*(t1+(zf-2)*t2)
 				ntp := float64(n)*rho*(1-pl1) - float64(n)*(zf-1)/(fl+1)
 				name := fmt.Sprintf("z=%d L=%d rho=%v ", z, L, rho)
-				checkRel(t, name+"U", r.U, u, 1e-11)
-				checkRel(t, name+"P", r.P, p, 1e-13)
-				checkRel(t, name+"PDT", r.PDT, pdt, 1e-12)
-				checkRel(t, name+"PDT_add", r.PDTRetry, add, 1e-12)
-				checkRel(t, name+"NTP", r.NTP, ntp, 1e-12)
+				pin.CheckRel(t, name+"U", r.U, u, 1e-11)
+				pin.CheckRel(t, name+"P", r.P, p, 1e-13)
+				pin.CheckRel(t, name+"PDT", r.PDT, pdt, 1e-12)
+				pin.CheckRel(t, name+"PDT_add", r.PDTRetry, add, 1e-12)
+				pin.CheckRel(t, name+"NTP", r.NTP, ntp, 1e-12)
 			}
 		}
 	}
@@ -241,8 +242,8 @@ func TestPDTZeroLoad(t *testing.T) {
 		want := 3 / mu
 		for _, v := range []PDTVariant{PDTCorrected, PDTPrinted} {
 			r := solve(t, nw, 0, Options{PDT: v})
-			checkRel(t, "PDT(0)", r.PDT, want, 1e-15)
-			checkRel(t, "PDT_add(0)", r.PDTRetry, want, 1e-15)
+			pin.CheckRel(t, "PDT(0)", r.PDT, want, 1e-15)
+			pin.CheckRel(t, "PDT_add(0)", r.PDTRetry, want, 1e-15)
 			prev := math.Inf(1)
 			for _, rho := range []float64{1e-2, 1e-4, 1e-6, 1e-8} {
 				r := solve(t, nw, rho*mu, Options{PDT: v})

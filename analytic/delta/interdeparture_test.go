@@ -8,6 +8,7 @@ import (
 
 	"github.com/flitsim/flitsim/analytic"
 	"github.com/flitsim/flitsim/analytic/queue"
+	"github.com/flitsim/flitsim/internal/pin"
 )
 
 // moments integrates t^0 and t^1 times the density by Simpson's rule over
@@ -50,10 +51,10 @@ func TestInterdepartureMoments(t *testing.T) {
 				t.Fatal(err)
 			}
 			m, mean := moments(t, lambda, mu, L, EmptyAtDeparture)
-			checkRel(t, name+"mass (pi_0)", m, 1, 1e-10)
-			checkRel(t, name+"mean (pi_0) = 1/lambda_eff", mean, 1/q.Accepted(), 1e-9)
+			pin.CheckRel(t, name+"mass (pi_0)", m, 1, 1e-10)
+			pin.CheckRel(t, name+"mean (pi_0) = 1/lambda_eff", mean, 1/q.Accepted(), 1e-9)
 			m, mean = moments(t, lambda, mu, L, EmptyTimeAverage)
-			checkRel(t, name+"mass (p_0)", m, 1, 1e-10)
+			pin.CheckRel(t, name+"mass (p_0)", m, 1, 1e-10)
 			var want float64
 			if rho == 1 {
 				want = (1/float64(L+1))*2/mu + (float64(L)/float64(L+1))/mu // (3.2)
@@ -61,7 +62,7 @@ func TestInterdepartureMoments(t *testing.T) {
 				w := 1 / (1 - math.Pow(rho, float64(L+1)))
 				want = w/lambda + (1-w)/mu
 			}
-			checkRel(t, name+"mean (p_0)", mean, want, 1e-9)
+			pin.CheckRel(t, name+"mean (p_0)", mean, want, 1e-9)
 		}
 	}
 }
@@ -74,10 +75,10 @@ func TestInterdepartureContinuity(t *testing.T) {
 			at1, _ := InterdepartureDensity(x, 1, 1, L, EmptyTimeAverage)
 			fl := float64(L)
 			want := (1/(fl+1))*x*math.Exp(-x) + (fl/(fl+1))*math.Exp(-x) // (3.2), mu = 1
-			checkRel(t, "(3.2)", at1, want, 1e-15)
+			pin.CheckRel(t, "(3.2)", at1, want, 1e-15)
 			for _, d := range []float64{-1e-9, 1e-9} {
 				f, _ := InterdepartureDensity(x, 1+d, 1, L, EmptyTimeAverage)
-				checkRel(t, fmt.Sprintf("L=%d t=%v rho=1%+g", L, x, d), f, want, 1e-7)
+				pin.CheckRel(t, fmt.Sprintf("L=%d t=%v rho=1%+g", L, x, d), f, want, 1e-7)
 			}
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/flitsim/flitsim/analytic"
+	"github.com/flitsim/flitsim/internal/pin"
 )
 
 // MODELS.md §2.4 table (Figure 3, p0max = D = 0.05, C = 0.95): rho_I,
@@ -33,14 +34,14 @@ func TestValidityTable(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		checkPin(t, "§2.4 rho_I", ri, r.rhoI)
-		checkPin(t, "§2.4 rho_0", r0, r.rho0)
+		pin.Check(t, "§2.4 rho_I", ri, r.rhoI)
+		pin.Check(t, "§2.4 rho_0", r0, r.rho0)
 	}
 	// §2.4 exact: rho_0(1) = 19 (1 + rho = 20), rho_0(19) = 1 (p_0(1) = 1/20 = p0max).
 	r0, _ := v.Rho0(1)
-	checkRel(t, "rho_0(L=1)", r0, 19, 1e-12)
+	pin.CheckRel(t, "rho_0(L=1)", r0, 19, 1e-12)
 	r0, _ = v.Rho0(19)
-	checkRel(t, "rho_0(L=19)", r0, 1, 1e-12)
+	pin.CheckRel(t, "rho_0(L=19)", r0, 1, 1e-12)
 	// §2.4 / §7: Case III needs L >= 19 for C = 0.95.
 	if m, err := v.CaseIIIMinL(); err != nil || m != 19 {
 		t.Errorf("CaseIIIMinL = %d, %v; want 19", m, err)
@@ -63,7 +64,7 @@ func TestRho0Identity(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkRel(t, "p_0(rho_0)", p0(r, L), p0max, 1e-12)
+			pin.CheckRel(t, "p_0(rho_0)", p0(r, L), p0max, 1e-12)
 			if (r < 1) != (1/float64(L+1) < p0max) && r != 1 {
 				t.Errorf("p0max=%v L=%d: rho_0 = %v on the wrong side of 1", p0max, L, r)
 			}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/flitsim/flitsim/analytic"
+	"github.com/flitsim/flitsim/internal/pin"
 )
 
 func cube(t *testing.T, n int) Cube {
@@ -30,10 +31,10 @@ func TestDistances(t *testing.T) {
 			mean += float64(k) * c.HopProb(k)
 			sv += c.VisitProb(k)
 		}
-		checkRel(t, fmt.Sprintf("n=%d sum P(k)", n), sp, 1, 1e-14)
-		checkRel(t, fmt.Sprintf("n=%d d", n), mean, c.MeanHops(), 1e-14)
-		checkRel(t, fmt.Sprintf("n=%d d closed", n), c.MeanHops(), float64(n)/(2*(1-math.Pow(2, -float64(n)))), 1e-15)
-		checkRel(t, fmt.Sprintf("n=%d sum v_k", n), sv, 1, 1e-14)
+		pin.CheckRel(t, fmt.Sprintf("n=%d sum P(k)", n), sp, 1, 1e-14)
+		pin.CheckRel(t, fmt.Sprintf("n=%d d", n), mean, c.MeanHops(), 1e-14)
+		pin.CheckRel(t, fmt.Sprintf("n=%d d closed", n), c.MeanHops(), float64(n)/(2*(1-math.Pow(2, -float64(n)))), 1e-15)
+		pin.CheckRel(t, fmt.Sprintf("n=%d sum v_k", n), sv, 1, 1e-14)
 		if n > 12 {
 			continue
 		}
@@ -47,9 +48,9 @@ func TestDistances(t *testing.T) {
 				x += c.HopProb(k) * HopService(l.P, k)
 				q += c.HopProb(k) * HopSecond(l.P, k)
 			}
-			checkRel(t, "X direct", l.X, x, 1e-13)
-			checkRel(t, "Q direct", l.Q, q, 1e-13)
-			checkRel(t, "x1 = X/d", l.X1, x/c.MeanHops(), 1e-13)
+			pin.CheckRel(t, "X direct", l.X, x, 1e-13)
+			pin.CheckRel(t, "Q direct", l.Q, q, 1e-13)
+			pin.CheckRel(t, "x1 = X/d", l.X1, x/c.MeanHops(), 1e-13)
 		}
 	}
 	if c := cube(t, 4); c.Nodes() != 16 || c.Dim() != 4 {
@@ -74,11 +75,11 @@ func TestLambdaMaxTable(t *testing.T) {
 		c := cube(t, r.n)
 		m := c.LambdaMax()
 		name := fmt.Sprintf("§3.8 n=%d ", r.n)
-		checkPin(t, name+"d", c.MeanHops(), r.d)
-		checkPin(t, name+"lambda_max", m.Lambda, r.lmax)
-		checkPin(t, name+"p", m.P, r.p)
-		checkPin(t, name+"X", m.X, r.x)
-		checkRel(t, name+"lambda_max X", m.Lambda*m.X, 1, 1e-12)
+		pin.Check(t, name+"d", c.MeanHops(), r.d)
+		pin.Check(t, name+"lambda_max", m.Lambda, r.lmax)
+		pin.Check(t, name+"p", m.P, r.p)
+		pin.Check(t, name+"X", m.X, r.x)
+		pin.CheckRel(t, name+"lambda_max X", m.Lambda*m.X, 1, 1e-12)
 	}
 }
 
@@ -109,18 +110,18 @@ func TestPoissonTable(t *testing.T) {
 		}
 		name := fmt.Sprintf("§3.8 Poisson n=%d lambda=%.7g ", r.n, lam)
 		if r.lam != "" {
-			checkPin(t, name+"lambda", lam, r.lam)
+			pin.Check(t, name+"lambda", lam, r.lam)
 		}
 		d, err := c.Poisson(lam, PoissonOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		checkPin(t, name+"p", d.P, r.p)
-		checkPin(t, name+"X", d.X, r.x)
-		checkPin(t, name+"Q", d.Q, r.q)
-		checkPin(t, name+"T", d.T, r.tt)
+		pin.Check(t, name+"p", d.P, r.p)
+		pin.Check(t, name+"X", d.X, r.x)
+		pin.Check(t, name+"Q", d.Q, r.q)
+		pin.Check(t, name+"T", d.T, r.tt)
 		// T = d (x1 + W) (MODELS.md §3.4).
-		checkRel(t, name+"T = d(x1+W)", d.T, c.MeanHops()*(d.X1+d.W), 1e-13)
+		pin.CheckRel(t, name+"T = d(x1+W)", d.T, c.MeanHops()*(d.X1+d.W), 1e-13)
 	}
 	// §7: T(n=4, 0.05) = 2.5742418, T(n=6, 0.1) = 8.5867657 — covered above.
 }
@@ -144,7 +145,7 @@ func TestBernoulliTable(t *testing.T) {
 		c := cube(t, r.n)
 		lam := r.frac * c.LambdaMax().Lambda
 		name := fmt.Sprintf("§3.8 Bernoulli n=%d %.2f lambda_max ", r.n, r.frac)
-		checkPin(t, name+"lambda", lam, r.lam)
+		pin.Check(t, name+"lambda", lam, r.lam)
 		b, err := c.Bernoulli(lam, BernoulliOptions{})
 		if err != nil {
 			t.Fatal(err)
@@ -153,12 +154,12 @@ func TestBernoulliTable(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		checkPin(t, name+"mu", b.Mu, r.mu)
-		checkPin(t, name+"q0", b.Q0, r.q0)
-		checkPin(t, name+"q'(1)", b.QPrime, r.qp)
-		checkPin(t, name+"M", b.M, r.m)
-		checkPin(t, name+"D", b.D, r.d)
-		checkPin(t, name+"T", p.T, r.tt)
+		pin.Check(t, name+"mu", b.Mu, r.mu)
+		pin.Check(t, name+"q0", b.Q0, r.q0)
+		pin.Check(t, name+"q'(1)", b.QPrime, r.qp)
+		pin.Check(t, name+"M", b.M, r.m)
+		pin.Check(t, name+"D", b.D, r.d)
+		pin.Check(t, name+"T", p.T, r.tt)
 	}
 }
 
@@ -176,9 +177,9 @@ func TestPrintedVariants(t *testing.T) {
 		}
 		return b
 	}
-	checkPin(t, "§3.8 q'(1) PrintedAppendix", get(BernoulliOptions{QPrime: QPrimePrintedAppendix}).QPrime, "0.23019999")
-	checkPin(t, "§3.8 q'(1) PrintedMain", get(BernoulliOptions{QPrime: QPrimePrintedMain}).QPrime, "0.2394961")
-	checkPin(t, "§3.8 D Printed", get(BernoulliOptions{D: DPrinted}).D, "2.0206786")
+	pin.Check(t, "§3.8 q'(1) PrintedAppendix", get(BernoulliOptions{QPrime: QPrimePrintedAppendix}).QPrime, "0.23019999")
+	pin.Check(t, "§3.8 q'(1) PrintedMain", get(BernoulliOptions{QPrime: QPrimePrintedMain}).QPrime, "0.2394961")
+	pin.Check(t, "§3.8 D Printed", get(BernoulliOptions{D: DPrinted}).D, "2.0206786")
 
 	// E9: QPrinted T below the corrected T by a factor growing with load.
 	for _, f := range []float64{0.05, 0.5, 0.95} {
@@ -189,7 +190,7 @@ func TestPrintedVariants(t *testing.T) {
 		if !(rel > 0 && rel < 0.06) {
 			t.Errorf("f=%v: QPrinted T %v vs %v (rel %v)", f, p.T, a.T, rel)
 		}
-		checkRel(t, "QPrinted Q", p.QUsed, a.Q*15/16, 1e-15)
+		pin.CheckRel(t, "QPrinted Q", p.QUsed, a.Q*15/16, 1e-15)
 	}
 	// E8: printed mu is negative for n <= 2 (refused), and differs from the
 	// corrected one otherwise.
@@ -214,7 +215,7 @@ func TestPoissonLimitAndMonotone(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		checkRel(t, "T(0)", p.T, d, 1e-14)
+		pin.CheckRel(t, "T(0)", p.T, d, 1e-14)
 		prev := math.Inf(1)
 		for _, lam := range []float64{1e-3, 1e-5, 1e-7, 1e-9} {
 			p, _ := c.Poisson(lam, PoissonOptions{})
@@ -262,7 +263,7 @@ func TestQ0VanishesAtLambdaMax(t *testing.T) {
 				t.Fatal(err)
 			}
 			general := 1 + b.Mu - (b.Lambda+b.Mu)*b.X1
-			checkRel(t, "1 - a1 factored vs general", 1-b.A1, general, 1e-12)
+			pin.CheckRel(t, "1 - a1 factored vs general", 1-b.A1, general, 1e-12)
 		}
 		prevQ0, prevRatio := 1.0, 0.0
 		for _, eps := range []float64{1e-2, 1e-4, 1e-6, 1e-8} {
@@ -397,8 +398,8 @@ func TestHopPanics(t *testing.T) {
 			f()
 		}()
 	}
-	checkRel(t, "X_3(0)", HopService(0, 3), 3, 0)
-	checkRel(t, "Q_3(0)", HopSecond(0, 3), 3, 0)
+	pin.CheckRel(t, "X_3(0)", HopService(0, 3), 3, 0)
+	pin.CheckRel(t, "Q_3(0)", HopSecond(0, 3), 3, 0)
 }
 
 func ExampleCube_Poisson() {
