@@ -25,73 +25,49 @@ func newRunner(e *configs.Experiment, point int, seed uint64) (runner, error) {
 	switch e.Mode {
 	case "closed":
 		cfg, err := e.ClosedConfig(point, seed)
-		if err != nil {
-			return nil, err
-		}
-		s, err := closed.New(cfg)
-		if err != nil {
-			return nil, err
-		}
-		return func(ctx context.Context) (sweep.Outcome, error) {
-			r, err := s.Run(ctx)
-			if err != nil {
-				return sweep.Outcome{}, err
-			}
-			return closedOutcome(r), nil
-		}, nil
+		return makeRunner(cfg, err, closed.New, closedOutcome)
 	case "delta":
 		cfg, err := e.DeltaConfig(point, seed)
-		if err != nil {
-			return nil, err
-		}
-		s, err := delta.New(cfg)
-		if err != nil {
-			return nil, err
-		}
-		return func(ctx context.Context) (sweep.Outcome, error) {
-			r, err := s.Run(ctx)
-			if err != nil {
-				return sweep.Outcome{}, err
-			}
-			return deltaOutcome(r), nil
-		}, nil
+		return makeRunner(cfg, err, delta.New, deltaOutcome)
 	case "slotted":
 		cfg, err := e.SlottedConfig(point, seed)
-		if err != nil {
-			return nil, err
-		}
-		s, err := slotted.New(cfg)
-		if err != nil {
-			return nil, err
-		}
-		return func(ctx context.Context) (sweep.Outcome, error) {
-			r, err := s.Run(ctx)
-			if err != nil {
-				return sweep.Outcome{}, err
-			}
-			return slottedOutcome(r), nil
-		}, nil
+		return makeRunner(cfg, err, slotted.New, slottedOutcome)
 	}
 	cfg, err := e.NetworkConfig(point, seed)
-	if err != nil {
-		return nil, err
+	return makeRunner(cfg, err, network.New, networkOutcome)
+}
+
+// makeRunner builds a mode's simulator from its config (cfgErr is the
+// error of deriving that config) and returns its run, mapped onto a
+// results row by outcome.
+func makeRunner[C, R any, S interface {
+	Run(context.Context) (R, error)
+}](cfg C, cfgErr error, newSim func(C) (S, error), outcome func(R) sweep.Outcome) (runner, error) {
+	if cfgErr != nil {
+		return nil, cfgErr
 	}
-	n, err := network.New(cfg)
+	s, err := newSim(cfg)
 	if err != nil {
 		return nil, err
 	}
 	return func(ctx context.Context) (sweep.Outcome, error) {
-		r, err := n.Run(ctx)
+		r, err := s.Run(ctx)
 		if err != nil {
 			return sweep.Outcome{}, err
 		}
-		return sweep.Outcome{
-			Status: r.Status, Reason: r.Reason,
-			Latency: r.Latency, LatencyCI95: r.LatencyCI95,
-			NetworkLatency: r.NetworkLatency, NetworkLatencyCI95: r.NetworkLatencyCI95,
-			Accepted: r.Accepted, Offered: r.Offered, Cycles: r.Cycles,
-		}, nil
+		return outcome(r), nil
 	}, nil
+}
+
+// networkOutcome maps a flit-level network run onto a results row (the
+// columns' native mode: latencies in cycles, rates in flits/node/cycle).
+func networkOutcome(r network.Result) sweep.Outcome {
+	return sweep.Outcome{
+		Status: r.Status, Reason: r.Reason,
+		Latency: r.Latency, LatencyCI95: r.LatencyCI95,
+		NetworkLatency: r.NetworkLatency, NetworkLatencyCI95: r.NetworkLatencyCI95,
+		Accepted: r.Accepted, Offered: r.Offered, Cycles: r.Cycles,
+	}
 }
 
 // engineUnitFunc returns the function that runs one sweep unit of exps on
