@@ -51,6 +51,71 @@
 // moves do not count as progress for deadlock detection. K = 0 is wormhole
 // switching, bit for bit.
 //
+// # Multistage fabric
+//
+// Config.Multistage selects a delta network of n = b^z terminals and z
+// stages of n/b switches of size b x b (topology/multistage: omega,
+// butterfly or baseline wiring) instead of a direct network; Topology is
+// then ignored. Terminals are separate from switches:
+//
+//	terminal t: NIC --injection channel Injection(t)--> stage-0 switch, input port p
+//	switch sw:  router sw with b+1 ports; port p < b is both input p (fed by
+//	            In(sw, p)) and output p (leaving by Out(sw, p)); port b is the
+//	            router's local port, unused
+//	stage z-1 output --ejection channel--> sink of terminal Channel(c).Dst.ID
+//
+// Routing is the destination tag (RoutingDestinationTag): the head at a
+// switch of stage s takes output port Route(s, d) = d_{z-1-s}, one
+// candidate, one VC class. A channel may enter its switch by another port
+// number than it left by, so the multistage path keeps per-channel port
+// tables (the direct path keeps the port convention and is stepped by its
+// own loop: one branch per cycle). Every output port, the last stage's
+// included, is an ordinary credited port: a sink takes a flit in the cycle
+// it arrives (one per cycle per port, which is all its channel can carry)
+// and returns the credit CreditDelay cycles later, so a slow drain backs
+// up into the fabric as in any blocking network. Nothing is ever dropped or
+// retried: a head that finds no free VC or no credit waits. A first-stage
+// switch steps the NICs of its b terminals before its router, as a direct
+// node steps its NIC.
+//
+// Deadlock freedom: a route holds a channel of level l only while it
+// requests one of level l+1 (the levels 0..z are a topological order of the
+// channel-dependency graph), so the graph is acyclic and wormhole switching
+// with one VC cannot deadlock (TestMultistageChannelDependenciesAreAcyclic
+// checks the graph over every route).
+//
+// Timing: with HopDelay as below, a message of M flits through an empty
+// fabric takes
+//
+//	InjectionLatency + z*HopDelay + (z-1)*LinkLatency + EjectionLatency + M - 1
+//
+// cycles: InjectionLatency on the injection channel, HopDelay in each of
+// the z switches, LinkLatency on each of the z-1 inter-stage channels and
+// EjectionLatency on the exit channel to the sink (the direct formula with
+// z-1 links; store-and-forward as there). It is exact for every pair
+// (self included: a message to its own terminal crosses the z stages) when
+// BufferDepth covers the credit round trip. Config.ZeroLoadLatency(z, M)
+// returns it; Result.Hops counts switches crossed, z for every message.
+// Rates are per terminal; Result.ChannelUtil is indexed by the multistage
+// channel id (injection channels included); Result.StageBuffered gives the
+// mean flits buffered per stage.
+//
+// Relation to the paper's model (Makrucki & Mudge, seed 001; sim/delta):
+// the model is packet-level — each packet is served by an output queue of
+// L packets for an exponential time of mean 1/mu per stage, store-and-
+// forward, and a packet that finds the next queue full is rejected and
+// resubmitted from its source. Here a packet is M flits crossing each
+// stage in deterministic pipeline time (HopDelay + LinkLatency for the
+// head, one cycle per body flit), buffered at the switch inputs (Router
+// VCs x BufferDepth flits per input port, head-of-line blocking included
+// with one VC), and blocked, never rejected. With mu = 1/M per cycle the
+// two carry the same load per link; TestMultistageBlockingVersusLossModel
+// logs both side by side (at n = 64, b = 4, M = 4 the loss model's PDT
+// includes z services of M cycles at zero load, 12 cycles against the
+// wormhole's 5; the loss model resubmits packets where the blocking
+// network holds them, and the one-VC blocking network saturates earlier,
+// at about 0.53 flits/terminal/cycle, from head-of-line blocking).
+//
 // # Latency conventions
 //
 // A message generated at time x (traffic.Process) belongs to cycle
@@ -79,5 +144,6 @@
 // # Units
 //
 // Config.Rate is in messages per node per cycle; Result.Accepted and
-// Result.Offered are in flits per node per cycle; latencies in cycles.
+// Result.Offered are in flits per node per cycle (multistage: per
+// terminal); latencies in cycles.
 package network

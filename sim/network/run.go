@@ -40,7 +40,7 @@ func (b BlockedChannel) String() string {
 }
 
 // Result is what one run measured. Latencies are in cycles, rates in flits
-// per node per cycle. When Status is not "ok" the latency fields are zero
+// per node (multistage: per terminal) per cycle. When Status is not "ok" the latency fields are zero
 // and must not be read as numbers.
 type Result struct {
 	Status string
@@ -56,7 +56,7 @@ type Result struct {
 	Offered          float64 // flits generated per node per cycle during measurement
 	Accepted         float64 // flits delivered per node per cycle during measurement
 	AcceptedMessages float64 // messages delivered per node per cycle
-	Hops             float64 // mean links crossed per message
+	Hops             float64 // mean links crossed per message (multistage: switches crossed, z)
 	MeanInSystem     float64 // time-average messages generated and not yet delivered (Little: = AcceptedMessages*nodes*Latency)
 	ChannelUtil      []float64
 	MeanChannelUtil  float64
