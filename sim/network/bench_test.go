@@ -6,6 +6,7 @@ import (
 
 	"github.com/flitsim/flitsim/router"
 	"github.com/flitsim/flitsim/topology"
+	"github.com/flitsim/flitsim/topology/multistage"
 	"github.com/flitsim/flitsim/traffic"
 )
 
@@ -52,4 +53,26 @@ func BenchmarkTorus(b *testing.B) {
 			b.ReportMetric(float64(n.flitHops-hops0)/sec, "flit-hops/s")
 		})
 	}
+}
+
+// BenchmarkDelta is the multistage counterpart of BenchmarkTorus: the
+// n = 64, b = 4, z = 3 omega fabric, 2 VCs x 8 flits, 16-flit messages,
+// uniform traffic at 0.3 flits per terminal per cycle; one op = one cycle.
+func BenchmarkDelta(b *testing.B) {
+	cfg := benchConfig(4, 0.3)
+	cfg.Multistage = &multistage.Spec{Degree: 4, Stages: 3}
+	n, err := New(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := 0; i < 20000; i++ {
+		n.Step()
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		n.Step()
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "cycles/s")
 }
