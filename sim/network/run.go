@@ -40,8 +40,9 @@ func (b BlockedChannel) String() string {
 }
 
 // Result is what one run measured. Latencies are in cycles, rates in flits
-// per node (multistage: per terminal) per cycle. When Status is not "ok" the latency fields are zero
-// and must not be read as numbers.
+// per node (multistage: per terminal) per cycle. When Status is not "ok" the
+// latency fields are zero and must not be read as numbers; a saturated point
+// still reports Offered and Accepted (the throughput it sustained).
 type Result struct {
 	Status string
 	Reason string
@@ -161,6 +162,7 @@ func (n *Network) result(mon *sim.Monitor) Result {
 	switch mon.Status() {
 	case sim.Saturated:
 		res.Status = StatusSaturated
+		n.sustainedRates(&res)
 		return res
 	case sim.Deadlocked:
 		return n.deadlockResult()
@@ -171,6 +173,7 @@ func (n *Network) result(mon *sim.Monitor) Result {
 		if res.Reason == "" {
 			res.Reason = "no confidence interval: too few measured messages"
 		}
+		n.sustainedRates(&res)
 		return res
 	}
 	res.Status = StatusOK
@@ -245,6 +248,26 @@ func (n *Network) occupancy() ([]float64, float64) {
 		vbar = s2 / s1
 	}
 	return p, vbar
+}
+
+// sustainedRates fills Offered and Accepted of a saturated point: what the
+// network was offered and what it delivered, per node per cycle, over the
+// measurement window, or over the whole run when saturation was declared
+// during warm-up. Beyond saturation Accepted is the throughput the network
+// sustained (the saturation throughput), not a steady-state estimate; the
+// latency fields stay zero.
+func (n *Network) sustainedRates(res *Result) {
+	m := &n.stats
+	offered, accepted, cycles := m.flitsOffered, m.flitsAccepted, m.cycles
+	if cycles == 0 {
+		offered, accepted, cycles = n.generatedFlits, n.deliveredFlits, int64(n.now)
+	}
+	if cycles == 0 {
+		return
+	}
+	nodeCycles := float64(cycles) * float64(n.terms)
+	res.Offered = float64(offered) / nodeCycles
+	res.Accepted = float64(accepted) / nodeCycles
 }
 
 // deadlockResult reports the cycle and the blocked input VCs.

@@ -114,7 +114,12 @@ func TestSaturationIsReportedNotANumber(t *testing.T) {
 	if res.Status != StatusSaturated || res.Latency != 0 {
 		t.Fatalf("status %s latency %v (%s), want saturated", res.Status, res.Latency, res.Reason)
 	}
-	t.Logf("saturated at cycle %d: %s", res.Cycles, res.Reason)
+	// The sustained (saturation) throughput is still reported: below what was
+	// offered, above nothing.
+	if !(res.Accepted > 0 && res.Accepted < res.Offered) {
+		t.Fatalf("saturated point: accepted %v, offered %v flits/node/cycle; want 0 < accepted < offered", res.Accepted, res.Offered)
+	}
+	t.Logf("saturated at cycle %d: %s; accepted %.4f of %.4f offered", res.Cycles, res.Reason, res.Accepted, res.Offered)
 }
 
 // TestDeadlockIsDetected removes the dateline classes from a unidirectional
