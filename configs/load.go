@@ -208,6 +208,12 @@ func (e *Experiment) resolveNetwork(r *reporter) {
 	}
 	if !r.set("routing") {
 		e.Routing = "dimension-order"
+		if n.Topology == "delta" {
+			e.Routing = "destination-tag"
+		}
+	}
+	if n.Topology == "delta" && !r.set("network.wiring") {
+		n.Wiring = "omega"
 	}
 	if !r.set("switching.technique") {
 		e.Switching.Technique = "wormhole"

@@ -6,6 +6,7 @@ import (
 	"github.com/flitsim/flitsim/router"
 	"github.com/flitsim/flitsim/sim/network"
 	"github.com/flitsim/flitsim/topology"
+	"github.com/flitsim/flitsim/topology/multistage"
 	"github.com/flitsim/flitsim/traffic"
 )
 
@@ -29,9 +30,20 @@ func (e *Experiment) NetworkConfig(point int, seed uint64) (network.Config, erro
 	if e.Mode != "network" {
 		return network.Config{}, fmt.Errorf("configs: %s: mode %q does not run on the network engine", e.Name, e.Mode)
 	}
-	kind, err := topology.ParseKind(e.Network.Topology)
-	if err != nil {
-		return network.Config{}, err
+	var spec topology.Spec
+	var ms *multistage.Spec
+	if e.Network.Topology == "delta" {
+		w, err := multistage.ParseWiring(e.Network.Wiring)
+		if err != nil {
+			return network.Config{}, err
+		}
+		ms = &multistage.Spec{Degree: e.Network.Radix, Stages: e.Network.Dimensions, Wiring: w}
+	} else {
+		kind, err := topology.ParseKind(e.Network.Topology)
+		if err != nil {
+			return network.Config{}, err
+		}
+		spec = topology.Spec{Kind: kind, K: e.Network.Radix, N: e.Network.Dimensions, Bidirectional: e.Network.Bidirectional}
 	}
 	sw, ok := switchingOf[e.Switching.Technique]
 	if !ok {
@@ -43,9 +55,10 @@ func (e *Experiment) NetworkConfig(point int, seed uint64) (network.Config, erro
 		hot = append(hot, t.HotspotNodes...)
 	}
 	return network.Config{
-		Topology:  topology.Spec{Kind: kind, K: e.Network.Radix, N: e.Network.Dimensions, Bidirectional: e.Network.Bidirectional},
-		Routing:   e.Routing,
-		EscapeVCs: e.Router.EscapeVCs,
+		Topology:   spec,
+		Multistage: ms,
+		Routing:    e.Routing,
+		EscapeVCs:  e.Router.EscapeVCs,
 		Router: router.Config{
 			VCs: e.Router.VCs, BufferDepth: e.Router.BufferDepth,
 			RoutingDelay: e.Router.RoutingDelay, VCAllocDelay: e.Router.VCAllocDelay,
@@ -58,7 +71,7 @@ func (e *Experiment) NetworkConfig(point int, seed uint64) (network.Config, erro
 		EjectionLatency:  e.Network.EjectionLatency,
 		EjectionVCs:      e.Network.EjectionVCs,
 		Pattern: traffic.PatternSpec{
-			Name: t.Pattern, Radius: t.Radius, Phi: t.Phi, Decay: t.Decay,
+			Name: t.Pattern, IncludeSelf: t.IncludeSelf, Radius: t.Radius, Phi: t.Phi, Decay: t.Decay,
 			HotNodes: hot, HotFraction: t.HotspotFraction,
 		},
 		Process: t.Process,

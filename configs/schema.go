@@ -76,9 +76,15 @@ type Validation struct {
 
 // Network is the topology and the channels between routers.
 type Network struct {
-	// Topology is "ring", "torus" (k-ary n-cube), "mesh" or "hypercube";
-	// mode closed also takes "bus" (Radix nodes on one shared server).
+	// Topology is "ring", "torus" (k-ary n-cube), "mesh", "hypercube" or
+	// "delta" (a multistage delta network of Dimensions stages of Radix x
+	// Radix switches, Radix^Dimensions terminals: the k-ary n-fly naming;
+	// Wiring picks the inter-stage permutation); mode closed also takes
+	// "bus" (Radix nodes on one shared server).
 	Topology string `yaml:"topology" json:"topology"`
+	// Wiring is the delta network's inter-stage wiring: "omega" (perfect
+	// shuffle, the default), "butterfly" or "baseline" (topology delta only).
+	Wiring string `yaml:"wiring" json:"wiring,omitempty"`
 	// Radix is k, the routers per dimension (hypercube: 2, the default).
 	Radix int `yaml:"radix" json:"radix"`
 	// Dimensions is n (ring: 1, the default).
@@ -147,6 +153,9 @@ type Traffic struct {
 	// messages goes to one of the listed nodes, the rest uniformly.
 	HotspotNodes    []int   `yaml:"hotspot_nodes" json:"hotspot_nodes"`
 	HotspotFraction float64 `yaml:"hotspot_fraction" json:"hotspot_fraction"`
+	// IncludeSelf lets a uniform source pick itself as destination (the
+	// delta-network model's assumption); default false.
+	IncludeSelf bool `yaml:"include_self" json:"include_self,omitempty"`
 	// Process is the injection process: "bernoulli" (default) or "poisson".
 	Process string `yaml:"process" json:"process"`
 	// Length is the message-length distribution.

@@ -174,14 +174,33 @@ func contains(list []string, s string) bool {
 // and node count are usable by the checks that depend on them.
 func validateNetwork(e *Experiment, r *reporter) bool {
 	nw := &e.Network
-	if !required(r, "network.topology", "network.topology (ring, torus, mesh or hypercube)") {
+	if !required(r, "network.topology", "network.topology (ring, torus, mesh, hypercube or delta)") {
 		return false
 	}
-	if !oneOf(r, "network.topology", nw.Topology, "ring", "torus", "mesh", "hypercube") {
+	if !oneOf(r, "network.topology", nw.Topology, "ring", "torus", "mesh", "hypercube", "delta") {
 		return false
+	}
+	if r.set("network.wiring") && nw.Topology != "delta" {
+		r.errorf("network.wiring", "applies only to topology: delta (topology is %s)", nw.Topology)
 	}
 	ok := true
 	switch nw.Topology {
+	case "delta":
+		// radix = b (switch degree), dimensions = z (stages): b^z terminals.
+		if required(r, "network.radix", "network.radix (b, the degree of the b x b switches)") {
+			ok = intRange(r, "network.radix", nw.Radix, 2, maxRadix) && ok
+		} else {
+			ok = false
+		}
+		if required(r, "network.dimensions", "network.dimensions (z, the number of switch stages)") {
+			ok = intRange(r, "network.dimensions", nw.Dimensions, 1, maxDimensions) && ok
+		} else {
+			ok = false
+		}
+		oneOf(r, "network.wiring", nw.Wiring, "omega", "butterfly", "baseline")
+		if r.set("network.ejection_vcs") {
+			r.errorf("network.ejection_vcs", "does not apply to topology: delta (each terminal sink takes every VC of its switch port)")
+		}
 	case "hypercube":
 		if nw.Radix != 2 {
 			r.errorf("network.radix", "a hypercube has radix 2, got %d (use topology: torus for k-ary n-cubes)", nw.Radix)
@@ -248,7 +267,15 @@ func validateRouter(e *Experiment, r *reporter, topoOK bool) {
 	intRange(r, "router.vc_alloc_delay", rt.VCAllocDelay, 0, maxDelay)
 	intRange(r, "router.switch_alloc_delay", rt.SwitchAllocDelay, 0, maxDelay)
 	intRange(r, "router.switch_traversal_delay", rt.SwitchTraversalDelay, 0, maxDelay)
-	routingOK := oneOf(r, "routing", e.Routing, "dimension-order", "random-minimal", "adaptive")
+	routingOK := oneOf(r, "routing", e.Routing, "dimension-order", "random-minimal", "adaptive", "destination-tag")
+	switch delta := e.Network.Topology == "delta"; {
+	case routingOK && delta && e.Routing != "destination-tag":
+		r.errorf("routing", "a delta network has one path per source and destination: routing is destination-tag (got %s)", e.Routing)
+		routingOK = false
+	case routingOK && !delta && e.Routing == "destination-tag":
+		r.errorf("routing", "destination-tag routing needs topology: delta (topology is %s)", e.Network.Topology)
+		routingOK = false
+	}
 	wrap := e.Network.Topology == "ring" || e.Network.Topology == "torus"
 	// A ring, and every ring of a torus, is a cycle of channels. With one
 	// VC class any minimal routing that uses the wrap-around link closes
@@ -364,13 +391,17 @@ func validateTraffic(e *Experiment, r *reporter, topoOK bool) {
 	if !oneOf(r, "traffic.pattern", t.Pattern, patterns...) {
 		return
 	}
-	owner := map[string]string{"radius": "locality", "phi": "locality", "decay": "decay", "hotspot_nodes": "hotspot", "hotspot_fraction": "hotspot"}
-	for _, k := range []string{"radius", "phi", "decay", "hotspot_nodes", "hotspot_fraction"} {
+	owner := map[string]string{"radius": "locality", "phi": "locality", "decay": "decay", "hotspot_nodes": "hotspot", "hotspot_fraction": "hotspot", "include_self": "uniform"}
+	for _, k := range []string{"radius", "phi", "decay", "hotspot_nodes", "hotspot_fraction", "include_self"} {
 		if r.set("traffic."+k) && owner[k] != t.Pattern {
 			r.errorf("traffic."+k, "applies only to pattern: %s (pattern is %s)", owner[k], t.Pattern)
 		}
 	}
 	nw := e.Network
+	if nw.Topology == "delta" && (t.Pattern == "locality" || t.Pattern == "decay") {
+		r.errorf("traffic.pattern", "%s needs distances, and every path of a delta network crosses all %d stages", t.Pattern, nw.Dimensions)
+		return
+	}
 	switch t.Pattern {
 	case "locality":
 		radOK := required(r, "traffic.radius", "traffic.radius (hops of the sphere of locality, >= 1)") && intRange(r, "traffic.radius", t.Radius, 1, maxRadix*maxDimensions)
