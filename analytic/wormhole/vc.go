@@ -39,6 +39,13 @@ type Occupancy struct {
 // rho = lambda_c S >= 1 returns an error wrapping analytic.ErrSaturated;
 // V < 1, S <= 0, lambdaC < 0 or non-finite inputs return analytic.ErrDomain.
 func VCOccupancy(lambdaC, S float64, V int) (Occupancy, error) {
+	return VCOccupancyInto(nil, lambdaC, S, V)
+}
+
+// VCOccupancyInto is VCOccupancy writing P into dst when it has room for
+// V+1 values (allocating otherwise), for fixed-point iterations that
+// evaluate the chain at every pass. The returned Occupancy.P aliases dst.
+func VCOccupancyInto(dst []float64, lambdaC, S float64, V int) (Occupancy, error) {
 	const model = "wormhole.VCOccupancy"
 	switch {
 	case V < 1:
@@ -49,10 +56,16 @@ func VCOccupancy(lambdaC, S float64, V int) (Occupancy, error) {
 		return Occupancy{}, analytic.Domain(model, "lambda_c = %g not in [0, inf)", lambdaC)
 	}
 	rho := lambdaC * S
-	if rho >= 1 {
-		return Occupancy{}, analytic.Saturated(model, "rho = lambda_c*S = %g >= 1", rho)
+	if rho >= 1 || !(1/S-lambdaC > 0) {
+		// The second test catches rho one ulp below 1 where 1/S - lambda_c,
+		// the divisor of P_V in Eq. (12), rounds to 0: Inf/Inf otherwise.
+		return Occupancy{}, analytic.Saturated(model, "rho = lambda_c*S = %.17g: not below 1", rho)
 	}
-	p := make([]float64, V+1)
+	p := dst
+	if cap(p) < V+1 {
+		p = make([]float64, V+1)
+	}
+	p = p[:V+1]
 	p[0] = 1
 	sum := 1.0
 	for v := 1; v < V; v++ {
