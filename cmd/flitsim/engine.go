@@ -60,14 +60,39 @@ func makeRunner[C, R any, S interface {
 }
 
 // networkOutcome maps a flit-level network run onto a results row (the
-// columns' native mode: latencies in cycles, rates in flits/node/cycle).
+// columns' native mode: latencies in cycles, rates in flits/node/cycle);
+// extra holds the latency percentiles, hops, source wait, channel
+// utilisation and, for adaptive routing or scouting, the quantities the
+// Safaei model predicts (no CIs: single-run figures).
 func networkOutcome(r network.Result) sweep.Outcome {
-	return sweep.Outcome{
+	o := sweep.Outcome{
 		Status: r.Status, Reason: r.Reason,
 		Latency: r.Latency, LatencyCI95: r.LatencyCI95,
 		NetworkLatency: r.NetworkLatency, NetworkLatencyCI95: r.NetworkLatencyCI95,
 		Accepted: r.Accepted, Offered: r.Offered, Cycles: r.Cycles,
 	}
+	if r.Status != network.StatusOK {
+		return o
+	}
+	o.Extra = []sweep.Metric{
+		metric("p50 cycles", float64(r.P50), noNumber),
+		metric("p95 cycles", float64(r.P95), noNumber),
+		metric("p99 cycles", float64(r.P99), noNumber),
+		metric("hops", r.Hops, noNumber),
+		metric("source wait cycles", r.SourceWait, noNumber),
+		metric("channel util mean", r.MeanChannelUtil, noNumber),
+		metric("channel util max", r.MaxChannelUtil, noNumber),
+	}
+	if r.VCMultiplexing > 0 {
+		o.Extra = append(o.Extra,
+			metric("setup cycles", r.SetupTime, noNumber),
+			metric("backtracks/message", r.Backtracks, noNumber),
+			metric("VC multiplexing", r.VCMultiplexing, noNumber))
+		for v, p := range r.VCOccupancy {
+			o.Extra = append(o.Extra, metric("P_v["+strconv.Itoa(v)+"]", p, noNumber))
+		}
+	}
+	return o
 }
 
 // engineUnitFunc returns the function that runs one sweep unit of exps on
@@ -108,6 +133,11 @@ func joinReason(warning string, extras ...string) string {
 	return strings.Join(parts, "; ")
 }
 
+// metric is one Extra entry from a mean and its 95% half-width.
+func metric(name string, mean, half float64) sweep.Metric {
+	return sweep.Metric{Name: name, Value: mean, CI95: half}
+}
+
 // closedOutcome maps a Reed closed-network run onto a results row:
 //
 //	latency          R0 = N/X0, the mean cycle time of a message (time units), with its CI
@@ -115,19 +145,22 @@ func joinReason(warning string, extras ...string) string {
 //	accepted         X0, completions per time unit, whole network (messages / time unit)
 //	offered          empty (the load is the population, in the rate column)
 //	cycles           simulated time, warm-up included, rounded (time units)
-//	reason           X0's CI, hops (LV), PE and link utilisation
+//	extra            X0, hops (LV), PE and link utilisation, mean PE and link queues, each with its CI
 func closedOutcome(r closed.Result) sweep.Outcome {
 	return sweep.Outcome{
-		Status: r.Status,
-		Reason: joinReason(r.Reason,
-			"x0_ci95="+num(r.X0.HalfWidth),
-			"hops="+num(r.Hops.Mean),
-			"u_pe="+num(r.PEUtilisation.Mean),
-			"u_link="+num(r.LinkUtilisation.Mean)),
+		Status: r.Status, Reason: r.Reason,
 		Latency: r.CycleTime.Mean, LatencyCI95: r.CycleTime.HalfWidth,
 		NetworkLatency: noNumber, NetworkLatencyCI95: noNumber,
 		Accepted: r.X0.Mean, Offered: noNumber,
 		Cycles: int64(math.Round(r.Warmup + r.Measured)),
+		Extra: []sweep.Metric{
+			metric("X0 messages/time", r.X0.Mean, r.X0.HalfWidth),
+			metric("hops", r.Hops.Mean, r.Hops.HalfWidth),
+			metric("U_PE", r.PEUtilisation.Mean, r.PEUtilisation.HalfWidth),
+			metric("U_link", r.LinkUtilisation.Mean, r.LinkUtilisation.HalfWidth),
+			metric("n_PE messages", r.PEQueue.Mean, r.PEQueue.HalfWidth),
+			metric("n_link messages", r.LinkQueue.Mean, r.LinkQueue.HalfWidth),
+		},
 	}
 }
 
@@ -138,7 +171,10 @@ func closedOutcome(r closed.Result) sweep.Outcome {
 //	accepted         NTP, packets delivered per time unit, whole network
 //	offered          packets emitted per time unit, whole network
 //	cycles           simulated time, rounded (time units; cycles when slotted)
-//	reason           NTP's CI and the rejection fraction p_{L,i} of each stage
+//	extra            NTP with its CI; per stage i (1-based, as in the paper): the
+//	                 rejection probability p_L[i], the mean queue length E[N][i]
+//	                 (packets per queue), the sojourn E[T][i] (time units) and the
+//	                 arrival rate a[i] (attempts per queue per time unit), each with its CI
 //
 // A saturated run has no estimates; its accepted and offered are empty.
 func deltaOutcome(r delta.Result) sweep.Outcome {
@@ -151,14 +187,18 @@ func deltaOutcome(r delta.Result) sweep.Outcome {
 	if r.Status != delta.StatusOK {
 		return o
 	}
-	rej := make([]string, len(r.Stages))
-	for i, s := range r.Stages {
-		rej[i] = num(s.Rejection.Mean)
-	}
-	o.Reason = joinReason(r.Reason, "ntp_ci95="+num(r.NTP.HalfWidth), "p_reject=["+strings.Join(rej, " ")+"]")
 	o.Latency, o.LatencyCI95 = r.PDT.Mean, r.PDT.HalfWidth
 	o.NetworkLatency, o.NetworkLatencyCI95 = r.PDTNetwork.Mean, r.PDTNetwork.HalfWidth
 	o.Accepted, o.Offered = r.NTP.Mean, r.Offered.Mean
+	o.Extra = append(o.Extra, metric("NTP packets/time", r.NTP.Mean, r.NTP.HalfWidth))
+	for i, st := range r.Stages {
+		k := strconv.Itoa(i + 1)
+		o.Extra = append(o.Extra,
+			metric("p_L["+k+"]", st.Rejection.Mean, st.Rejection.HalfWidth),
+			metric("E[N]["+k+"] packets", st.Occupancy.Mean, st.Occupancy.HalfWidth),
+			metric("E[T]["+k+"] time", st.Sojourn.Mean, st.Sojourn.HalfWidth),
+			metric("a["+k+"] attempts/time", st.ArrivalRate.Mean, st.ArrivalRate.HalfWidth))
+	}
 	return o
 }
 
@@ -170,7 +210,7 @@ func deltaOutcome(r delta.Result) sweep.Outcome {
 //	accepted         delivered throughput, packets/node/slot
 //	offered          generated rate, packets/node/slot
 //	cycles           slots simulated, warm-up included
-//	reason           the busy probability p and the hop service time, with CIs
+//	extra            the busy probability p, the hop service time x1 (slots) and hops, with CIs
 //
 // A saturated run has no delay; throughput and offered describe its window.
 func slottedOutcome(r slotted.Result) sweep.Outcome {
@@ -183,10 +223,12 @@ func slottedOutcome(r slotted.Result) sweep.Outcome {
 	if r.Status != slotted.StatusOK {
 		return o
 	}
-	o.Reason = joinReason(r.Reason,
-		"busy="+num(r.Busy.Mean)+"±"+num(r.Busy.HalfWidth),
-		"hop_service="+num(r.HopService.Mean)+"±"+num(r.HopService.HalfWidth))
 	o.Latency, o.LatencyCI95 = r.Delay.Mean, r.Delay.HalfWidth
 	o.NetworkLatency, o.NetworkLatencyCI95 = r.DelayContinuous.Mean, r.DelayContinuous.HalfWidth
+	o.Extra = []sweep.Metric{
+		metric("p busy", r.Busy.Mean, r.Busy.HalfWidth),
+		metric("x1 slots/hop", r.HopService.Mean, r.HopService.HalfWidth),
+		metric("hops", r.Hops.Mean, r.Hops.HalfWidth),
+	}
 	return o
 }

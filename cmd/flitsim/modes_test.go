@@ -101,8 +101,8 @@ func TestModesEndToEnd(t *testing.T) {
 			t.Errorf("row %d: %s %g %s %s (%s), want %s %g %s ok", i, r.Config, r.Rate, r.RateUnit, r.Status, r.Reason, w.config, w.rate, w.unit)
 			continue
 		}
-		if r.Latency == nil || r.LatencyCI95 == nil || r.Accepted == nil || r.Reason == "" {
-			t.Errorf("row %d (%s %g): missing latency, CI, accepted or the mode's figures in reason: %+v", i, r.Config, r.Rate, r)
+		if r.Latency == nil || r.LatencyCI95 == nil || r.Accepted == nil || len(r.Extra) == 0 {
+			t.Errorf("row %d (%s %g): missing latency, CI, accepted or the mode's extra figures: %+v", i, r.Config, r.Rate, r)
 			continue
 		}
 		lat, ci, acc := *r.Latency, *r.LatencyCI95, *r.Accepted
@@ -118,6 +118,17 @@ func TestModesEndToEnd(t *testing.T) {
 				t.Errorf("closed N=1: R0 = %g ± %g, want 2.5", lat, ci)
 			}
 		case "rho":
+			// Issue 6: rejection probability and mean queue length of every
+			// stage, each with its CI, in the outputs.
+			extra := map[string]sweep.RowMetric{}
+			for _, m := range r.Extra {
+				extra[m.Name] = m
+			}
+			for _, name := range []string{"p_L[1]", "p_L[2]", "E[N][1] packets", "E[N][2] packets"} {
+				if m, ok := extra[name]; !ok || m.Value == nil || m.CI95 == nil {
+					t.Errorf("delta %s rho=%g: extra %q missing or without CI: %+v", r.Config, w.rate, name, r.Extra)
+				}
+			}
 			if want := 4 * w.rate; math.Abs(acc-want) > 0.05*want {
 				t.Errorf("delta %s rho=%g: NTP %g, want %g", r.Config, w.rate, acc, want)
 			}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 )
 
 // Row is one line of results: one (config, source, offered load). Pointer
@@ -33,12 +34,23 @@ type Row struct {
 	Seed               uint64   `json:"seed"`
 	ConfigHash         string   `json:"config_hash"`
 	Version            string   `json:"version"`
+	// Extra holds the mode's further measurements with their 95% CIs
+	// (Outcome.Extra combined over replications); only on ok rows.
+	Extra []RowMetric `json:"extra,omitempty"`
+}
+
+// RowMetric is one further measurement in a result row; nil numbers are
+// absent (no interval, or a non-finite value).
+type RowMetric struct {
+	Name  string   `json:"name"`
+	Value *float64 `json:"value"`
+	CI95  *float64 `json:"ci95"`
 }
 
 // Columns is the header of results.csv, in order.
 var Columns = []string{
 	"config", "source", "rate", "rate_unit", "latency", "latency_ci95", "network_latency", "network_latency_ci95",
-	"accepted", "offered", "status", "reason", "replications", "cycles", "seed", "config_hash", "version",
+	"accepted", "offered", "status", "reason", "replications", "cycles", "seed", "config_hash", "version", "extra",
 }
 
 // File names written in the output directory.
@@ -63,8 +75,27 @@ func (r *Row) record() []string {
 		r.Config, r.Source, fmtFloat(r.Rate), r.RateUnit, fmtPtr(r.Latency), fmtPtr(r.LatencyCI95),
 		fmtPtr(r.NetworkLatency), fmtPtr(r.NetworkLatencyCI95), fmtPtr(r.Accepted), fmtPtr(r.Offered),
 		r.Status, r.Reason, strconv.Itoa(r.Replications), strconv.FormatInt(r.Cycles, 10),
-		strconv.FormatUint(r.Seed, 10), r.ConfigHash, r.Version,
+		strconv.FormatUint(r.Seed, 10), r.ConfigHash, r.Version, r.extraField(),
 	}
+}
+
+// extraField renders Extra for the CSV's last column as
+// "name=value±ci95; ..." ("name=value" without an interval).
+func (r *Row) extraField() string {
+	var b strings.Builder
+	for i, m := range r.Extra {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(m.Name)
+		b.WriteByte('=')
+		b.WriteString(fmtPtr(m.Value))
+		if m.CI95 != nil {
+			b.WriteString("±")
+			b.WriteString(fmtFloat(*m.CI95))
+		}
+	}
+	return b.String()
 }
 
 // EncodeCSV renders rows as results.csv.

@@ -245,15 +245,22 @@ func readShardFile[O any](path string) (*ShardFile[O], error) {
 
 // outcomeJSON is the JSON form of an Outcome in a shard file.
 type outcomeJSON struct {
-	Status             string    `json:"status"`
-	Reason             string    `json:"reason,omitempty"`
-	Latency            jsonFloat `json:"latency"`
-	LatencyCI95        jsonFloat `json:"latency_ci95"`
-	NetworkLatency     jsonFloat `json:"network_latency"`
-	NetworkLatencyCI95 jsonFloat `json:"network_latency_ci95"`
-	Accepted           jsonFloat `json:"accepted"`
-	Offered            jsonFloat `json:"offered"`
-	Cycles             int64     `json:"cycles"`
+	Status             string       `json:"status"`
+	Reason             string       `json:"reason,omitempty"`
+	Latency            jsonFloat    `json:"latency"`
+	LatencyCI95        jsonFloat    `json:"latency_ci95"`
+	NetworkLatency     jsonFloat    `json:"network_latency"`
+	NetworkLatencyCI95 jsonFloat    `json:"network_latency_ci95"`
+	Accepted           jsonFloat    `json:"accepted"`
+	Offered            jsonFloat    `json:"offered"`
+	Cycles             int64        `json:"cycles"`
+	Extra              []metricJSON `json:"extra,omitempty"`
+}
+
+type metricJSON struct {
+	Name  string    `json:"name"`
+	Value jsonFloat `json:"value"`
+	CI95  jsonFloat `json:"ci95"`
 }
 
 // MarshalJSON writes o with every float in its shortest exact form and
@@ -261,8 +268,12 @@ type outcomeJSON struct {
 // read back is bit-for-bit the one written (a saturated run's NaN latency
 // included) and a merged result equals the unsharded one.
 func (o Outcome) MarshalJSON() ([]byte, error) {
+	var extra []metricJSON
+	for _, m := range o.Extra {
+		extra = append(extra, metricJSON{m.Name, jsonFloat(m.Value), jsonFloat(m.CI95)})
+	}
 	return json.Marshal(outcomeJSON{o.Status, o.Reason, jsonFloat(o.Latency), jsonFloat(o.LatencyCI95),
-		jsonFloat(o.NetworkLatency), jsonFloat(o.NetworkLatencyCI95), jsonFloat(o.Accepted), jsonFloat(o.Offered), o.Cycles})
+		jsonFloat(o.NetworkLatency), jsonFloat(o.NetworkLatencyCI95), jsonFloat(o.Accepted), jsonFloat(o.Offered), o.Cycles, extra})
 }
 
 // UnmarshalJSON reads what MarshalJSON writes.
@@ -273,8 +284,12 @@ func (o *Outcome) UnmarshalJSON(b []byte) error {
 	if err := dec.Decode(&j); err != nil {
 		return err
 	}
+	var extra []Metric
+	for _, m := range j.Extra {
+		extra = append(extra, Metric{m.Name, float64(m.Value), float64(m.CI95)})
+	}
 	*o = Outcome{j.Status, j.Reason, float64(j.Latency), float64(j.LatencyCI95), float64(j.NetworkLatency),
-		float64(j.NetworkLatencyCI95), float64(j.Accepted), float64(j.Offered), j.Cycles}
+		float64(j.NetworkLatencyCI95), float64(j.Accepted), float64(j.Offered), j.Cycles, extra}
 	return nil
 }
 

@@ -46,13 +46,25 @@ type Unit struct {
 }
 
 // Outcome is what one run reports. Latencies are in cycles, Accepted and
-// Offered in flits/node/cycle.
+// Offered in flits/node/cycle (each mode's reading of the columns is in
+// docs/config.md). Extra holds the mode's further measurements, in a fixed
+// order per mode.
 type Outcome struct {
 	Status, Reason                     string
 	Latency, LatencyCI95               float64
 	NetworkLatency, NetworkLatencyCI95 float64
 	Accepted, Offered                  float64
 	Cycles                             int64
+	Extra                              []Metric
+}
+
+// Metric is one further measured quantity of a run (a per-stage rejection
+// probability, a utilisation, X0): its name (with the unit where it is not
+// obvious, e.g. "queue[2] packets"), mean and the half-width of its 95%
+// confidence interval (NaN when the mode gives no interval).
+type Metric struct {
+	Name        string
+	Value, CI95 float64
 }
 
 // Func runs one unit of a flit-level sweep (see [UnitFunc]).
@@ -156,13 +168,46 @@ func Combine(job Job, point int, outs []Outcome, version string) Row {
 		row.LatencyCI95 = finite(outs[0].LatencyCI95)
 		row.NetworkLatency = finite(outs[0].NetworkLatency)
 		row.NetworkLatencyCI95 = finite(outs[0].NetworkLatencyCI95)
+		row.Extra = combineExtra(outs)
 		return row
 	}
 	m, h := meanCI(lat)
 	row.Latency, row.LatencyCI95 = finite(m), finite(h)
 	m, h = meanCI(net)
 	row.NetworkLatency, row.NetworkLatencyCI95 = finite(m), finite(h)
+	row.Extra = combineExtra(outs)
 	return row
+}
+
+// combineExtra combines the Extra metrics of ok replications by position
+// (every replication of a point runs the same mode, so the lists match):
+// one replication keeps its own CI, several get the mean and the CI across
+// replications, as the latency does. A list that does not match replication
+// 0's is a programmer error and keeps replication 0's values.
+func combineExtra(outs []Outcome) []RowMetric {
+	first := outs[0].Extra
+	if len(first) == 0 {
+		return nil
+	}
+	out := make([]RowMetric, len(first))
+	for k, m := range first {
+		out[k] = RowMetric{Name: m.Name, Value: finite(m.Value), CI95: finite(m.CI95)}
+	}
+	if len(outs) == 1 {
+		return out
+	}
+	xs := make([]float64, len(outs))
+	for k, m := range first {
+		for i, o := range outs {
+			if len(o.Extra) != len(first) || o.Extra[k].Name != m.Name {
+				return out
+			}
+			xs[i] = o.Extra[k].Value
+		}
+		mean, h := meanCI(xs)
+		out[k].Value, out[k].CI95 = finite(mean), finite(h)
+	}
+	return out
 }
 
 // meanCI returns the mean of xs (len >= 2) and the half-width of its 95%

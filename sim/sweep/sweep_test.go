@@ -3,6 +3,7 @@ package sweep
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"math"
 	"os"
@@ -86,7 +87,7 @@ func TestDeterministicAcrossWorkers(t *testing.T) {
 	if !bytes.HasPrefix(refCSV, []byte("config,source,rate,rate_unit,latency,latency_ci95,network_latency,network_latency_ci95,accepted,offered,status,")) {
 		t.Errorf("CSV header: %s", bytes.SplitN(refCSV, []byte("\n"), 2)[0])
 	}
-	if !bytes.Contains(refCSV, []byte("\nb,sim,0.9,messages/node/cycle,,,,,0.8,0.9,saturated,backlog grows,1,5000,2,h-b,test\n")) {
+	if !bytes.Contains(refCSV, []byte("\nb,sim,0.9,messages/node/cycle,,,,,0.8,0.9,saturated,backlog grows,1,5000,2,h-b,test,\n")) {
 		t.Errorf("saturated row missing or malformed:\n%s", refCSV)
 	}
 }
@@ -285,5 +286,36 @@ func TestProgress(t *testing.T) {
 	}
 	if !bytes.Contains(buf.Bytes(), []byte("points 8/8  runs 18/18")) {
 		t.Errorf("rendered %q", buf.String())
+	}
+}
+
+// TestExtraMetrics: a single replication keeps its own CI; several get the
+// mean and the Student-t CI across replications; the CSV renders
+// "name=value±ci95" and an absent CI as "name=value"; a shard file round
+// trip keeps every value bit for bit, NaN included.
+func TestExtraMetrics(t *testing.T) {
+	job := Job{Name: "x", Hash: "h", Seed: 1, RateUnit: "rho", Rates: []float64{0.5}, Replications: 2}
+	one := Outcome{Status: StatusOK, Latency: 3, Extra: []Metric{{"p_reject[0]", 0.1, 0.01}, {"queue[0] packets", 0.5, math.NaN()}}}
+	row := Combine(job, 0, []Outcome{one}, "v")
+	if got := row.extraField(); got != "p_reject[0]=0.1±0.01; queue[0] packets=0.5" {
+		t.Fatalf("one replication: extra %q", got)
+	}
+	two := one
+	two.Extra = []Metric{{"p_reject[0]", 0.3, 0.01}, {"queue[0] packets", 0.7, math.NaN()}}
+	row = Combine(job, 0, []Outcome{one, two}, "v")
+	// mean 0.2, s = 0.1414, h = t_{0.975,1} s/sqrt(2) = 12.7062*0.1 = 1.27062
+	if m := row.Extra[0]; *m.Value != 0.2 || math.Abs(*m.CI95-1.2706204736) > 1e-8 {
+		t.Fatalf("two replications: %v ± %v", *m.Value, *m.CI95)
+	}
+	b, err := json.Marshal(one)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Outcome
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if len(back.Extra) != 2 || back.Extra[0] != one.Extra[0] || back.Extra[1].Name != "queue[0] packets" || !math.IsNaN(back.Extra[1].CI95) {
+		t.Fatalf("round trip: %+v from %s", back.Extra, b)
 	}
 }
