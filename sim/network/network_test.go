@@ -54,34 +54,49 @@ func TestZeroLoadLatencyIsExact(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				var got []Delivery
-				n.OnDeliver(func(d Delivery) { got = append(got, d) })
-				topo := n.Topology()
-				for _, src := range []int{0, topo.Nodes()/2 + 1} {
-					for dst := 0; dst < topo.Nodes(); dst++ {
-						for _, flits := range []int{1, 5} {
-							got = got[:0]
-							n.Offer(src, dst, flits)
-							for k := 0; k < 200 && len(got) == 0; k++ {
-								n.Step()
-							}
-							if len(got) != 1 {
-								t.Fatalf("%d->%d: message not delivered in 200 cycles", src, dst)
-							}
-							d := got[0]
-							h := topo.Distance(src, dst)
-							if want := sim.Cycle(n.Config().ZeroLoadLatency(h, flits)); d.Latency != want || d.Hops != h || d.NetworkLatency != want {
-								t.Fatalf("%d->%d (%d hops, %d flits): latency %d (network %d), %d hops; want %d, %d hops",
-									src, dst, h, flits, d.Latency, d.NetworkLatency, d.Hops, want, h)
-							}
-						}
-					}
-				}
-				if n.InFlight() != 0 {
-					t.Fatalf("%d flits left in flight", n.InFlight())
-				}
+				checkZeroLoad(t, n, 200, nil)
 			})
 		}
+	}
+}
+
+// checkZeroLoad sends one message at a time through the empty network n,
+// 1 and 5 flits from two sources to every destination, and asserts that
+// each arrives within maxCycles with latency and network latency equal to
+// Config.ZeroLoadLatency of the minimal distance, having crossed exactly
+// that many links. extra, if not nil, is called for every message with its
+// hop count and flits (for checks of a closed form).
+func checkZeroLoad(t *testing.T, n *Network, maxCycles int, extra func(hops, flits int, latency sim.Cycle)) {
+	t.Helper()
+	var got []Delivery
+	n.OnDeliver(func(d Delivery) { got = append(got, d) })
+	defer n.OnDeliver(nil)
+	topo := n.Topology()
+	for _, src := range []int{0, topo.Nodes()/2 + 1} {
+		for dst := 0; dst < topo.Nodes(); dst++ {
+			for _, flits := range []int{1, 5} {
+				got = got[:0]
+				n.Offer(src, dst, flits)
+				for k := 0; k < maxCycles && len(got) == 0; k++ {
+					n.Step()
+				}
+				if len(got) != 1 {
+					t.Fatalf("%d->%d: message not delivered in %d cycles", src, dst, maxCycles)
+				}
+				d := got[0]
+				h := topo.Distance(src, dst)
+				if want := sim.Cycle(n.Config().ZeroLoadLatency(h, flits)); d.Latency != want || d.Hops != h || d.NetworkLatency != want {
+					t.Fatalf("%d->%d (%d hops, %d flits): latency %d (network %d), %d hops; want %d, %d hops",
+						src, dst, h, flits, d.Latency, d.NetworkLatency, d.Hops, want, h)
+				}
+				if extra != nil {
+					extra(h, flits, d.Latency)
+				}
+			}
+		}
+	}
+	if n.InFlight() != 0 {
+		t.Fatalf("%d flits left in flight", n.InFlight())
 	}
 }
 

@@ -55,38 +55,14 @@ func TestScoutingZeroLoadLatencyIsExact(t *testing.T) {
 						if err != nil {
 							t.Fatal(err)
 						}
-						var got []Delivery
-						n.OnDeliver(func(d Delivery) { got = append(got, d) })
-						topo := n.Topology()
-						for _, src := range []int{0, topo.Nodes()/2 + 1} {
-							for dst := 0; dst < topo.Nodes(); dst++ {
-								for _, flits := range []int{1, 5} {
-									got = got[:0]
-									n.Offer(src, dst, flits)
-									for c := 0; c < 300 && len(got) == 0; c++ {
-										n.Step()
-									}
-									if len(got) != 1 {
-										t.Fatalf("%d->%d: message not delivered in 300 cycles", src, dst)
-									}
-									d := got[0]
-									h := topo.Distance(src, dst)
-									want := sim.Cycle(n.Config().ZeroLoadLatency(h, flits))
-									if d.Latency != want || d.Hops != h {
-										t.Fatalf("%d->%d (%d hops, %d flits): latency %d, %d hops; want %d, %d hops",
-											src, dst, h, flits, d.Latency, d.Hops, want, h)
-									}
-									if base.name == "one-cycle" {
-										if closed := sim.Cycle(h + flits + 2*min(k, h) - 1); want != closed {
-											t.Fatalf("ZeroLoadLatency(%d, %d) = %d, closed form %d", h, flits, want, closed)
-										}
-									}
-								}
+						checkZeroLoad(t, n, 300, func(h, flits int, latency sim.Cycle) {
+							if base.name != "one-cycle" {
+								return
 							}
-						}
-						if n.InFlight() != 0 {
-							t.Fatalf("%d flits left in flight", n.InFlight())
-						}
+							if closed := sim.Cycle(h + flits + 2*min(k, h) - 1); latency != closed {
+								t.Fatalf("%d hops, %d flits: latency %d, closed form D + M + 2 min(K, D) - 1 = %d", h, flits, latency, closed)
+							}
+						})
 					})
 				}
 			}
