@@ -2,10 +2,10 @@ package validation
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"runtime"
+	"strings"
 	"sync"
 
 	"github.com/flitsim/flitsim/configs"
@@ -48,32 +48,24 @@ func Validate(ctx context.Context, exps []*configs.Experiment, opts Options) (Re
 // it and Report.Failed is true), not returned as an error; the error return
 // is for cancellation and for failing to write the report.
 func Run(ctx context.Context, setups []Setup, opts Options) (Report, error) {
-	rep := Report{Configs: make([]ConfigReport, len(setups))}
 	type unit struct{ s, p int }
 	var units []unit
 	for i := range setups {
-		cr := &rep.Configs[i]
-		cr.Setup = setups[i]
-		if err := setups[i].check(); err != nil {
-			cr.Errors = append(cr.Errors, err.Error())
+		if setups[i].check() != nil {
 			continue
 		}
-		curves, err := Evaluate(setups[i])
-		if err != nil {
-			cr.Errors = append(cr.Errors, err.Error())
-		}
-		cr.Curves = curves
-		cr.Sim = make([]SimPoint, len(setups[i].Rates))
 		for p := range setups[i].Rates {
 			units = append(units, unit{i, p})
 		}
 	}
-
+	results := make([][]PointResult, len(setups))
+	for i := range setups {
+		results[i] = make([]PointResult, len(setups[i].Rates))
+	}
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.NumCPU()
 	}
-	errs := make([][]error, len(setups))
 	var mu sync.Mutex
 	done := 0
 	next := make(chan unit)
@@ -83,13 +75,9 @@ func Run(ctx context.Context, setups []Setup, opts Options) (Report, error) {
 		go func() {
 			defer wg.Done()
 			for u := range next {
-				s := &setups[u.s]
-				sp, err := SimulatePoint(ctx, s, u.p)
+				r := SimulateUnit(ctx, &setups[u.s], u.p)
 				mu.Lock()
-				rep.Configs[u.s].Sim[u.p] = sp
-				if err != nil {
-					errs[u.s] = append(errs[u.s], err)
-				}
+				results[u.s][u.p] = r
 				done++
 				if opts.Progress != nil {
 					opts.Progress(done, len(units))
@@ -109,15 +97,63 @@ feed:
 	close(next)
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
-		return rep, fmt.Errorf("validation: %w", err)
+		return Report{Configs: make([]ConfigReport, len(setups))}, fmt.Errorf("validation: %w", err)
 	}
-	for i := range rep.Configs {
+	return Finish(setups, results, opts)
+}
+
+// PointResult is one simulated point of a validation run: the point and
+// the simulator's error, if any. It is the unit outcome of a sharded
+// `flitsim validate` and survives a JSON round trip bit for bit (NaN
+// half-widths included), so a merged report equals the unsharded one.
+type PointResult struct {
+	Point SimPoint
+	Err   string
+}
+
+// SimulateUnit simulates point p of s (SimulatePoint) and records the
+// error as text.
+func SimulateUnit(ctx context.Context, s *Setup, p int) PointResult {
+	sp, err := SimulatePoint(ctx, s, p)
+	r := PointResult{Point: sp}
+	if err != nil {
+		r.Err = err.Error()
+	}
+	return r
+}
+
+// Finish evaluates every Setup's models, compares them with the simulated
+// points (results[i][p] for point p of setups[i]; a Setup the harness
+// cannot run has them empty), checks the baseline and, with opts.Dir,
+// writes the report: everything Run does after simulating, shared with the
+// merge of a sharded validation. Simulator errors are reported in point
+// order, so the report does not depend on the order points finished in.
+func Finish(setups []Setup, results [][]PointResult, opts Options) (Report, error) {
+	rep := Report{Configs: make([]ConfigReport, len(setups))}
+	for i := range setups {
 		cr := &rep.Configs[i]
-		if e := errors.Join(errs[i]...); e != nil {
-			cr.Errors = append(cr.Errors, "simulator: "+e.Error())
-		}
-		if cr.Sim == nil {
+		cr.Setup = setups[i]
+		if err := setups[i].check(); err != nil {
+			cr.Errors = append(cr.Errors, err.Error())
 			continue
+		}
+		curves, err := Evaluate(setups[i])
+		if err != nil {
+			cr.Errors = append(cr.Errors, err.Error())
+		}
+		cr.Curves = curves
+		cr.Sim = make([]SimPoint, len(setups[i].Rates))
+		var simErrs []string
+		for p := range setups[i].Rates {
+			if p < len(results[i]) {
+				cr.Sim[p] = results[i][p].Point
+				if e := results[i][p].Err; e != "" {
+					simErrs = append(simErrs, e)
+				}
+			}
+		}
+		if len(simErrs) > 0 {
+			cr.Errors = append(cr.Errors, "simulator: "+strings.Join(simErrs, "\n"))
 		}
 		for _, c := range cr.Curves {
 			tol := cr.Setup.Tolerance

@@ -1,10 +1,10 @@
 package validation
 
 import (
+	"os"
 	"strings"
 
 	"github.com/flitsim/flitsim/configs"
-
 	"github.com/flitsim/flitsim/sim/closed"
 	simdelta "github.com/flitsim/flitsim/sim/delta"
 	"github.com/flitsim/flitsim/sim/slotted"
@@ -155,12 +155,12 @@ func LoadSetups(paths []string) ([]Setup, []error) {
 	var out []Setup
 	var errs []error
 	for _, p := range paths {
-		e, err := configs.Load(p)
+		data, err := os.ReadFile(p)
 		if err != nil {
-			errs = append(errs, err)
+			errs = append(errs, configs.Errors{{File: p, Msg: err.Error()}})
 			continue
 		}
-		ss, err := FromExperiments([]*configs.Experiment{e})
+		ss, err := SetupsFromSource(p, data)
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -168,4 +168,16 @@ func LoadSetups(paths []string) ([]Setup, []error) {
 		out = append(out, ss...)
 	}
 	return out, errs
+}
+
+// SetupsFromSource parses one experiment file's text (path names it in
+// errors) and returns its Setups, one per delta queue-length variant: what
+// LoadSetups does for a file on disk, and what a merge of flitsim validate
+// shards does with the text the shard files carry.
+func SetupsFromSource(path string, data []byte) ([]Setup, error) {
+	e, err := configs.Parse(path, data)
+	if err != nil {
+		return nil, err
+	}
+	return FromExperiments([]*configs.Experiment{e})
 }

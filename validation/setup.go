@@ -48,6 +48,9 @@ type Setup struct {
 	Seed uint64
 	// Tolerance is the judgement of this experiment (zero fields: defaults).
 	Tolerance Tolerance
+	// Hash is the experiment's config hash (configs.Experiment.Hash), which
+	// identifies it in shard files; empty for a Setup built by hand.
+	Hash string
 
 	// Network is the flit-level experiment (mode network).
 	Network *configs.Experiment
@@ -111,6 +114,7 @@ func FromExperiment(e *configs.Experiment) (Setup, error) {
 	}
 	s := Setup{
 		Name:        e.Name,
+		Hash:        e.Hash(),
 		Description: e.Description,
 		Models:      append([]string(nil), e.Models...),
 		RateUnit:    e.Sweep.Unit,

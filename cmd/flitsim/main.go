@@ -2,7 +2,7 @@
 //
 //	flitsim run CONFIG... [--out DIR] [--workers N] [--seed S] [--resume] [--quiet] [--shard i/n|auto [--shard-count N]]
 //	flitsim model CONFIG... [--out DIR]
-//	flitsim validate CONFIG... [--out DIR] [--workers N] [--baseline FILE] [--slack S]
+//	flitsim validate CONFIG... [--out DIR] [--workers N] [--baseline FILE] [--slack S] [--shard i/n|auto [--resume]]
 //	flitsim merge DIR... [--out DIR] [--quiet]
 //	flitsim version
 //
@@ -61,6 +61,7 @@ Usage:
   flitsim merge DIR... [--out DIR] [--quiet]
   flitsim model CONFIG... [--out DIR]
   flitsim validate CONFIG... [--out DIR] [--workers N] [--baseline FILE] [--slack S]
+              [--shard i/n|auto [--shard-count N] [--resume]]
   flitsim version
 
 Run "flitsim COMMAND --help" for the flags of a command. Exit codes: 0 ok,

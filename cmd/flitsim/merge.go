@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/flitsim/flitsim/sim/sweep"
+	"github.com/flitsim/flitsim/validation"
 )
 
 // cmdMerge combines the shard files of a sharded run into results.csv and
@@ -20,6 +21,8 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.SetOutput(stderr)
 	out := fs.StringP("out", "o", "", "directory for results.csv and results.json (default: the first DIR)")
 	quiet := fs.BoolP("quiet", "q", false, "no table of the merged points")
+	baseline := fs.String("baseline", "", "validate shards: baseline JSON of mean errors (as flitsim validate --baseline)")
+	slack := fs.Float64("slack", 0.02, "validate shards: allowed growth of a mean error over the baseline")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: flitsim merge DIR... [flags]\n\nEach DIR is a directory of shard files (shard-I-of-N.json) or one such file.\n\nFlags:\n%s", fs.FlagUsages())
 	}
@@ -60,7 +63,26 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(stdout, "merged %d shards (%d points, %d runs) into %s\n", set.Count, len(rows), len(set.Outcomes), *out)
 		return nil
 	case "validate":
-		return withCode(exitUsage, errors.New("merge: shards of flitsim validate: not yet implemented (validate is planned)"))
+		set, err := sweep.ReadShards[validation.PointResult]("validate", dirs...)
+		if err != nil {
+			return withCode(exitShards, fmt.Errorf("merge: %w", err))
+		}
+		opts := validation.Options{Dir: *out, Slack: *slack}
+		if *baseline != "" {
+			if opts.Baseline, err = validation.LoadBaseline(*baseline); err != nil {
+				return withCode(exitUsage, fmt.Errorf("merge: %w", err))
+			}
+		}
+		rep, err := mergeValidate(set, opts)
+		if err != nil {
+			return withCode(exitShards, fmt.Errorf("merge: %w", err))
+		}
+		printVerdicts(stdout, rep)
+		fmt.Fprintf(stdout, "merged %d validate shards (%d points) into the report in %s\n", set.Count, len(set.Outcomes), *out)
+		if rep.Failed() {
+			return withCode(exitValidation, fmt.Errorf("merge: a model and the simulator disagree beyond tolerance (report in %s)", *out))
+		}
+		return nil
 	}
 	return withCode(exitShards, fmt.Errorf("merge: shard files of an unknown command %q", kind))
 }

@@ -43,8 +43,10 @@ func unitCosts(e *configs.Experiment) []float64 {
 	return c
 }
 
-// runShard runs one shard of a flitsim run and reports where its file is.
-func runShard(ctx context.Context, jobs []sweep.Job, s sweep.Shard, fn sweep.Func, opt sweep.ShardOptions, progress bool, stdout, stderr io.Writer) error {
+// runShard runs one shard of a flitsim run or validate (O is the unit
+// outcome: sweep.Outcome, validation.PointResult) and reports where its file
+// is.
+func runShard[O any](ctx context.Context, jobs []sweep.Job, s sweep.Shard, fn sweep.UnitFunc[O], opt sweep.ShardOptions, progress bool, stdout, stderr io.Writer) error {
 	var prog sweep.Progress
 	opt.Progress = &prog
 	stop := func() {}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"runtime"
 	"strconv"
 	"sync"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/flitsim/flitsim/sim/sweep"
 	"github.com/flitsim/flitsim/validation"
 )
 
@@ -28,6 +30,9 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	baseline := fs.String("baseline", "", "baseline JSON of mean errors; a mean error above baseline+slack fails")
 	slack := fs.Float64("slack", 0.02, "allowed growth of a mean error over the baseline")
 	quiet := fs.BoolP("quiet", "q", false, "no progress display")
+	shardSpec := fs.String("shard", "", "simulate only shard i/n of the points (numbered from 0), or auto: from a Slurm array or a Kubernetes Indexed Job; merge with flitsim merge")
+	shardCount := fs.Int("shard-count", 0, "number of shards for --shard auto in a Kubernetes Indexed Job (its completions)")
+	resume := fs.Bool("resume", false, "with --shard: keep the finished points of the shard file in --out and run only the rest")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: flitsim validate CONFIG... [flags]\n\nFlags:\n%s", fs.FlagUsages())
 	}
@@ -44,7 +49,16 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if *workers < 1 {
 		return withCode(exitUsage, fmt.Errorf("validate: --workers %d, want >= 1", *workers))
 	}
-	setups, errs := validation.LoadSetups(fs.Args())
+	var shard sweep.Shard
+	if *shardSpec != "" {
+		var err error
+		if shard, err = sweep.ParseShard(*shardSpec, *shardCount, os.Getenv); err != nil {
+			return withCode(exitUsage, fmt.Errorf("validate: %w", err))
+		}
+	} else if fs.Changed("shard-count") || *resume {
+		return withCode(exitUsage, errors.New("validate: --shard-count and --resume go with --shard"))
+	}
+	setups, jobs, errs := validateSetups(fs.Args())
 	for _, s := range setups {
 		if len(s.Models) == 0 {
 			errs = append(errs, fmt.Errorf("%s: no models: listed; there is nothing to validate", s.Name))
@@ -55,6 +69,13 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 			fmt.Fprintln(stderr, e)
 		}
 		return withCode(exitConfig, fmt.Errorf("%d config(s) refused; nothing was run", len(errs)))
+	}
+	if *shardSpec != "" {
+		fn := func(ctx context.Context, u sweep.Unit) (validation.PointResult, error) {
+			return validation.SimulateUnit(ctx, &setups[u.Job], u.Point), nil
+		}
+		return runShard(ctx, jobs, shard, fn, sweep.ShardOptions{Kind: "validate", Workers: *workers, Dir: *out, Resume: *resume, Version: version},
+			!*quiet, stdout, stderr)
 	}
 	opts := validation.Options{Workers: *workers, Dir: *out, Slack: *slack}
 	if *baseline != "" {
@@ -88,6 +109,71 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	fmt.Fprintf(stdout, "all verdicts pass; report in %s\n", *out)
 	return nil
+}
+
+// validateSetups loads the config files like validation.LoadSetups and
+// also returns one sweep job per Setup (one unit per sweep point) carrying
+// the file's path and text, so that a merge of validate shards can rebuild
+// the Setups (mergeValidate).
+func validateSetups(paths []string) ([]validation.Setup, []sweep.Job, []error) {
+	var setups []validation.Setup
+	var jobs []sweep.Job
+	var errs []error
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", p, err))
+			continue
+		}
+		ss, err := validation.SetupsFromSource(p, data)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		for _, s := range ss {
+			setups = append(setups, s)
+			jobs = append(jobs, sweep.Job{Name: s.Name, Hash: s.Hash, Seed: s.Seed, RateUnit: s.RateUnit, Rates: s.Rates,
+				Replications: 1, File: p, Source: string(data)})
+		}
+	}
+	return setups, jobs, errs
+}
+
+// mergeValidate rebuilds the Setups of a complete set of validate shards
+// from the config texts the shards carry, and judges and reports their
+// simulated points exactly as an unsharded flitsim validate would.
+func mergeValidate(set *sweep.ShardSet[validation.PointResult], opts validation.Options) (validation.Report, error) {
+	setups := make([]validation.Setup, len(set.Jobs))
+	results := make([][]validation.PointResult, len(set.Jobs))
+	parsed := map[string][]validation.Setup{}
+	u := 0
+	for i, j := range set.Jobs {
+		key := j.File + "\x00" + j.Source
+		ss, ok := parsed[key]
+		if !ok {
+			var err error
+			if ss, err = validation.SetupsFromSource(j.File, []byte(j.Source)); err != nil {
+				return validation.Report{}, fmt.Errorf("%s (carried by the shards): %w", j.File, err)
+			}
+			parsed[key] = ss
+		}
+		found := false
+		for _, s := range ss {
+			if s.Name == j.Name && s.Hash == j.Hash {
+				setups[i], found = s, true
+				break
+			}
+		}
+		if !found {
+			return validation.Report{}, fmt.Errorf("%s (carried by the shards) has no experiment %s with hash %.12s", j.File, j.Name, j.Hash)
+		}
+		results[i] = make([]validation.PointResult, len(j.Rates))
+		for p := range j.Rates {
+			results[i][p] = set.Outcomes[u]
+			u += j.Replications
+		}
+	}
+	return validation.Finish(setups, results, opts)
 }
 
 // printVerdicts writes one line per (config, model): errors over the

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/csv"
 	"math"
 	"os"
@@ -104,5 +105,65 @@ func TestValidateVerdicts(t *testing.T) {
 	code, stdout, stderr = runMain(t, "validate", fail, "--out", filepath.Join(dir, "report2"), "-q")
 	if code != exitValidation || !strings.Contains(stdout, "fail") {
 		t.Fatalf("fixed service at 1%%: exit %d, want %d\nstdout %s\nstderr %s", code, exitValidation, stdout, stderr)
+	}
+}
+
+// TestValidateShardMergeIdentical: flitsim validate split into two shards
+// and merged writes the same report (Markdown, HTML and every plot, byte
+// for byte) as the unsharded run; a merge with a shard missing names it,
+// exits 5 and writes nothing.
+func TestValidateShardMergeIdentical(t *testing.T) {
+	dir := t.TempDir()
+	a := writeConfig(t, dir, "a", reedConfig("exponential", "0.05"))
+	b := writeConfig(t, dir, "b", reedConfig("fixed", "0.5"))
+	whole := filepath.Join(dir, "whole")
+	if code, _, stderr := runMain(t, "validate", a, b, "--out", whole, "-q"); code != exitOK {
+		t.Fatalf("unsharded: exit %d: %s", code, stderr)
+	}
+	shards := filepath.Join(dir, "shards")
+	for _, s := range []string{"0/2", "1/2"} {
+		if code, _, stderr := runMain(t, "validate", a, b, "--shard", s, "--out", shards, "-q"); code != exitOK {
+			t.Fatalf("shard %s: exit %d: %s", s, code, stderr)
+		}
+	}
+	// One shard alone: refused, by name, nothing written.
+	lone := filepath.Join(dir, "lone")
+	if err := os.MkdirAll(lone, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(shards, "shard-0-of-2.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(lone, "shard-0-of-2.json"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runMain(t, "merge", lone, "-q"); code != exitShards || !strings.Contains(stderr, "shard 1/2 is missing") {
+		t.Fatalf("merge of one shard of two: exit %d: %s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(lone, "report.md")); !os.IsNotExist(err) {
+		t.Fatal("a refused merge wrote a report")
+	}
+	merged := filepath.Join(dir, "merged")
+	if code, stdout, stderr := runMain(t, "merge", shards, "--out", merged, "-q"); code != exitOK || !strings.Contains(stdout, "merged 2 validate shards") {
+		t.Fatalf("merge: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	var files []string
+	filepath.WalkDir(whole, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(whole, p)
+			files = append(files, rel)
+		}
+		return nil
+	})
+	if len(files) < 4 { // report.md, report.html and one plot per config
+		t.Fatalf("unsharded report has %d files: %v", len(files), files)
+	}
+	for _, f := range files {
+		w, _ := os.ReadFile(filepath.Join(whole, f))
+		m, err := os.ReadFile(filepath.Join(merged, f))
+		if err != nil || !bytes.Equal(w, m) {
+			t.Errorf("%s differs between the unsharded and the merged report (%v)", f, err)
+		}
 	}
 }

@@ -219,6 +219,8 @@ func jobsDiff(a, b []Job) string {
 			return fmt.Sprintf("config %s has %d replications, not %d", x.Name, x.Replications, y.Replications)
 		case !reflect.DeepEqual(x.Cost, y.Cost):
 			return fmt.Sprintf("config %s has unit costs %v, not %v", x.Name, x.Cost, y.Cost)
+		case x.Source != y.Source:
+			return fmt.Sprintf("config %s has another source text (%s vs %s)", x.Name, x.File, y.File)
 		}
 	}
 	return ""

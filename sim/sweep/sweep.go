@@ -33,6 +33,11 @@ type Job struct {
 	// only to deal units to shards ([Plan]); nil means every point costs
 	// the same. It never changes a result.
 	Cost []float64 `json:"cost,omitempty"`
+	// File and Source are the config file's path and text, for commands
+	// whose merge must rebuild the experiment (flitsim validate re-evaluates
+	// the models and renders the report from them); empty for flitsim run.
+	File   string `json:"file,omitempty"`
+	Source string `json:"source,omitempty"`
 }
 
 // Unit is one run: replication Replication of point Point of job Job.
