@@ -193,16 +193,10 @@ func SimulatePoint(ctx context.Context, s *Setup, i int) (SimPoint, error) {
 		if float64(cfg.Population) != rate {
 			return SimPoint{Rate: rate, Status: StatusOutOfDomain, Reason: "population is not an integer"}, nil
 		}
-		sim, err := closed.New(cfg)
-		if err != nil {
-			return SimPoint{Rate: rate, Status: StatusOutOfDomain, Reason: err.Error()}, err
-		}
-		r, err := sim.Run(ctx)
-		if err != nil {
-			return SimPoint{Rate: rate, Status: StatusOutOfDomain, Reason: err.Error()}, err
-		}
-		sp.Status, sp.Reason = r.Status, r.Reason
-		sp.Values[QX0] = simValue(r.X0.Mean, r.X0.HalfWidth, true)
+		return simulate(ctx, sp, cfg, closed.New, func(sp *SimPoint, r closed.Result) {
+			sp.Status, sp.Reason = r.Status, r.Reason
+			sp.Values[QX0] = simValue(r.X0.Mean, r.X0.HalfWidth, true)
+		})
 	case "delta":
 		cfg := *s.Delta
 		mu := cfg.Mu
@@ -210,57 +204,60 @@ func SimulatePoint(ctx context.Context, s *Setup, i int) (SimPoint, error) {
 			mu = 1
 		}
 		cfg.Rate, cfg.Seed = rate*mu, seed
-		sim, err := simdelta.New(cfg)
-		if err != nil {
-			return SimPoint{Rate: rate, Status: StatusOutOfDomain, Reason: err.Error()}, err
-		}
-		r, err := sim.Run(ctx)
-		if err != nil {
-			return SimPoint{Rate: rate, Status: StatusOutOfDomain, Reason: err.Error()}, err
-		}
-		sp.Status, sp.Reason = r.Status, r.Reason
-		if r.Status == simdelta.StatusOK {
-			sp.Values[QPDT] = simValue(r.PDT.Mean, r.PDT.HalfWidth, true)
-			sp.Values[QPDTNetwork] = simValue(r.PDTNetwork.Mean, r.PDTNetwork.HalfWidth, true)
-			sp.Values[QNTP] = simValue(r.NTP.Mean, r.NTP.HalfWidth, true)
-		}
+		return simulate(ctx, sp, cfg, simdelta.New, func(sp *SimPoint, r simdelta.Result) {
+			sp.Status, sp.Reason = r.Status, r.Reason
+			if r.Status == simdelta.StatusOK {
+				sp.Values[QPDT] = simValue(r.PDT.Mean, r.PDT.HalfWidth, true)
+				sp.Values[QPDTNetwork] = simValue(r.PDTNetwork.Mean, r.PDTNetwork.HalfWidth, true)
+				sp.Values[QNTP] = simValue(r.NTP.Mean, r.NTP.HalfWidth, true)
+			}
+		})
 	case "slotted":
 		cfg := *s.Slotted
 		cfg.Rate, cfg.Seed = rate, seed
-		sim, err := slotted.New(cfg)
-		if err != nil {
-			return SimPoint{Rate: rate, Status: StatusOutOfDomain, Reason: err.Error()}, err
-		}
-		r, err := sim.Run(ctx)
-		if err != nil {
-			return SimPoint{Rate: rate, Status: StatusOutOfDomain, Reason: err.Error()}, err
-		}
-		sp.Status, sp.Reason = r.Status, r.Reason
-		if r.Status == slotted.StatusOK {
-			sp.Values[QDelay] = simValue(r.Delay.Mean, r.Delay.HalfWidth, r.Delay.CIOK)
-			sp.Values[QDelayContinuous] = simValue(r.DelayContinuous.Mean, r.DelayContinuous.HalfWidth, r.DelayContinuous.CIOK)
-		}
+		return simulate(ctx, sp, cfg, slotted.New, func(sp *SimPoint, r slotted.Result) {
+			sp.Status, sp.Reason = r.Status, r.Reason
+			if r.Status == slotted.StatusOK {
+				sp.Values[QDelay] = simValue(r.Delay.Mean, r.Delay.HalfWidth, r.Delay.CIOK)
+				sp.Values[QDelayContinuous] = simValue(r.DelayContinuous.Mean, r.DelayContinuous.HalfWidth, r.DelayContinuous.CIOK)
+			}
+		})
 	case "network":
 		cfg, err := s.Network.NetworkConfig(i, seed)
 		if err != nil {
-			return SimPoint{Rate: rate, Status: StatusOutOfDomain, Reason: err.Error()}, err
+			return failedPoint(rate, err)
 		}
-		n, err := network.New(cfg)
-		if err != nil {
-			return SimPoint{Rate: rate, Status: StatusOutOfDomain, Reason: err.Error()}, err
-		}
-		r, err := n.Run(ctx)
-		if err != nil {
-			return SimPoint{Rate: rate, Status: StatusOutOfDomain, Reason: err.Error()}, err
-		}
-		sp.Status, sp.Reason = r.Status, r.Reason
-		if r.Status == StatusOK {
-			sp.Values[QLatency] = simValue(r.Latency, r.LatencyCI95, r.LatencyCI95 > 0)
-		}
-	default:
-		return SimPoint{Rate: rate, Status: StatusOutOfDomain, Reason: "no simulator"}, fmt.Errorf("validation: %s: no simulator for mode %q", s.Name, s.Mode())
+		return simulate(ctx, sp, cfg, network.New, func(sp *SimPoint, r network.Result) {
+			sp.Status, sp.Reason = r.Status, r.Reason
+			if r.Status == StatusOK {
+				sp.Values[QLatency] = simValue(r.Latency, r.LatencyCI95, r.LatencyCI95 > 0)
+			}
+		})
 	}
+	return SimPoint{Rate: rate, Status: StatusOutOfDomain, Reason: "no simulator"}, fmt.Errorf("validation: %s: no simulator for mode %q", s.Name, s.Mode())
+}
+
+// simulate builds a mode's simulator from cfg, runs it and lets record
+// fill sp from its result; a simulator that cannot be built or run gives
+// an out-of-domain point and the error.
+func simulate[C, R any, S interface {
+	Run(context.Context) (R, error)
+}](ctx context.Context, sp SimPoint, cfg C, newSim func(C) (S, error), record func(*SimPoint, R)) (SimPoint, error) {
+	sim, err := newSim(cfg)
+	if err != nil {
+		return failedPoint(sp.Rate, err)
+	}
+	r, err := sim.Run(ctx)
+	if err != nil {
+		return failedPoint(sp.Rate, err)
+	}
+	record(&sp, r)
 	return sp, nil
+}
+
+// failedPoint is the point of a simulator that failed with err.
+func failedPoint(rate float64, err error) (SimPoint, error) {
+	return SimPoint{Rate: rate, Status: StatusOutOfDomain, Reason: err.Error()}, err
 }
 
 // simValue records an estimate; a half-width that is missing (too few
