@@ -43,52 +43,7 @@ func (r *fullyAdaptive) Minimal() bool      { return true }
 func (r *fullyAdaptive) DeadlockFree() bool { return r.deadlockFree }
 
 func (r *fullyAdaptive) Route(cur, dest int, buf []Candidate) []Candidate {
-	return r.productive(cur, dest, 0, buf)
-}
-
-// productive appends every productive port from cur towards dest with the
-// given class, or the local port (class 0) at the destination.
-func (c *cubeRouting) productive(cur, dest, class int, buf []Candidate) []Candidate {
-	if cur == dest {
-		return append(buf, Candidate{Port: c.local})
-	}
-	if c.kind == Hypercube {
-		for x := uint(cur ^ dest); x != 0; x &= x - 1 {
-			buf = append(buf, Candidate{Port: bits.TrailingZeros(x), Class: class})
-		}
-		return buf
-	}
-	n := int(c.n)
-	cc := c.coords[cur*n : cur*n+n]
-	dc := c.coords[dest*n : dest*n+n]
-	for d := range cc {
-		a, b := cc[d], dc[d]
-		if a == b {
-			continue
-		}
-		switch {
-		case c.kind == Mesh:
-			if b > a {
-				buf = append(buf, Candidate{Port: 2 * d, Class: class})
-			} else {
-				buf = append(buf, Candidate{Port: 2*d + 1, Class: class})
-			}
-		case !c.bidir:
-			buf = append(buf, Candidate{Port: d, Class: class})
-		default:
-			o := b - a
-			if o < 0 {
-				o += c.k
-			}
-			if 2*o <= c.k {
-				buf = append(buf, Candidate{Port: 2 * d, Class: class})
-			}
-			if 2*o >= c.k {
-				buf = append(buf, Candidate{Port: 2*d + 1, Class: class})
-			}
-		}
-	}
-	return buf
+	return r.productive(cur, dest, 0, false, buf)
 }
 
 // EscapeRouting is a routing function R built, after Duato (1993, 1995),
@@ -153,7 +108,7 @@ func (r *duato) Route(cur, dest int, buf []Candidate) []Candidate {
 	if cur == dest {
 		return append(buf, Candidate{Port: r.local})
 	}
-	buf = r.productive(cur, dest, r.escape, buf)
+	buf = r.productive(cur, dest, r.escape, false, buf)
 	return r.dor.Route(cur, dest, buf)
 }
 
@@ -398,48 +353,7 @@ func (g *bitGraph) next(u, j int) int {
 	return -1
 }
 
-// findCycle returns the vertices of one cycle, or nil if g is acyclic
-// (iterative depth-first search).
+// findCycle returns the vertices of one cycle, or nil if g is acyclic.
 func (g *bitGraph) findCycle() []int {
-	const (
-		white = iota
-		grey
-		black
-	)
-	color := make([]uint8, g.n)
-	type frame struct{ u, j int }
-	var stack []frame
-	for root := 0; root < g.n; root++ {
-		if color[root] != white {
-			continue
-		}
-		color[root] = grey
-		stack = append(stack[:0], frame{root, 0})
-		for len(stack) > 0 {
-			top := &stack[len(stack)-1]
-			j := g.next(top.u, top.j)
-			if j < 0 {
-				color[top.u] = black
-				stack = stack[:len(stack)-1]
-				continue
-			}
-			top.j = j + 1
-			switch color[j] {
-			case white:
-				color[j] = grey
-				stack = append(stack, frame{j, 0})
-			case grey:
-				i := len(stack) - 1
-				for stack[i].u != j {
-					i--
-				}
-				cycle := make([]int, 0, len(stack)-i)
-				for _, f := range stack[i:] {
-					cycle = append(cycle, f.u)
-				}
-				return cycle
-			}
-		}
-	}
-	return nil
+	return findCycle(g.n, g.next, func(_, j int) int { return j })
 }

@@ -246,20 +246,34 @@ func analyse(t *Topology, r Routing) (*cdg, Verdict) {
 	return g, v
 }
 
-// findCycle returns one cycle of the graph, or nil if it is acyclic, by an
-// iterative depth-first search (no recursion, so 4096-router networks with
-// tens of thousands of VCs are fine).
+// findCycle returns one cycle of the graph, or nil if it is acyclic.
 func (g *cdg) findCycle() []VC {
-	nvc := len(g.t.chDst) * g.classes
+	vs := findCycle(len(g.t.chDst)*g.classes, g.next, g.target)
+	if vs == nil {
+		return nil
+	}
+	cycle := make([]VC, len(vs))
+	for i, v := range vs {
+		cycle[i] = VC{Channel: v / g.classes, Class: v % g.classes}
+	}
+	return cycle
+}
+
+// findCycle returns the vertices of one cycle of a graph on vertices
+// 0..n-1, or nil if it is acyclic, by an iterative depth-first search (no
+// recursion, so 4096-router networks with tens of thousands of VCs are
+// fine). next(u, j) is the index of u's first edge at or after j (-1 when
+// none); target(u, j) the vertex edge j of u leads to.
+func findCycle(n int, next, target func(u, j int) int) []int {
 	const (
 		white = iota
 		grey
 		black
 	)
-	color := make([]uint8, nvc)
-	type frame struct{ vc, j int }
+	color := make([]uint8, n)
+	type frame struct{ u, j int }
 	var stack []frame
-	for root := 0; root < nvc; root++ {
+	for root := 0; root < n; root++ {
 		if color[root] != white {
 			continue
 		}
@@ -267,26 +281,26 @@ func (g *cdg) findCycle() []VC {
 		stack = append(stack[:0], frame{root, 0})
 		for len(stack) > 0 {
 			top := &stack[len(stack)-1]
-			j := g.next(top.vc, top.j)
+			j := next(top.u, top.j)
 			if j < 0 {
-				color[top.vc] = black
+				color[top.u] = black
 				stack = stack[:len(stack)-1]
 				continue
 			}
 			top.j = j + 1
-			w := g.target(top.vc, j)
+			w := target(top.u, j)
 			switch color[w] {
 			case white:
 				color[w] = grey
 				stack = append(stack, frame{w, 0})
 			case grey: // back edge: w is on the stack
 				i := len(stack) - 1
-				for stack[i].vc != w {
+				for stack[i].u != w {
 					i--
 				}
-				cycle := make([]VC, 0, len(stack)-i)
+				cycle := make([]int, 0, len(stack)-i)
 				for _, f := range stack[i:] {
-					cycle = append(cycle, VC{Channel: f.vc / g.classes, Class: f.vc % g.classes})
+					cycle = append(cycle, f.u)
 				}
 				return cycle
 			}

@@ -157,42 +157,54 @@ func (r *randomMinimal) Minimal() bool      { return true }
 func (r *randomMinimal) DeadlockFree() bool { return r.deadlockFree }
 
 func (r *randomMinimal) Route(cur, dest int, buf []Candidate) []Candidate {
+	return r.productive(cur, dest, 0, true, buf)
+}
+
+// productive appends every productive port from cur towards dest, or the
+// local port (class 0) at the destination. Every candidate gets class, or,
+// with dateline set, the dateline class of its dimension on a ring or torus
+// (datelineClass; random minimal routing's classes).
+func (c *cubeRouting) productive(cur, dest, class int, dateline bool, buf []Candidate) []Candidate {
 	if cur == dest {
-		return append(buf, Candidate{Port: r.local})
+		return append(buf, Candidate{Port: c.local})
 	}
-	if r.kind == Hypercube {
+	if c.kind == Hypercube {
 		for x := uint(cur ^ dest); x != 0; x &= x - 1 {
-			buf = append(buf, Candidate{Port: bits.TrailingZeros(x)})
+			buf = append(buf, Candidate{Port: bits.TrailingZeros(x), Class: class})
 		}
 		return buf
 	}
-	n := int(r.n)
-	cc := r.coords[cur*n : cur*n+n]
-	dc := r.coords[dest*n : dest*n+n]
+	n := int(c.n)
+	cc := c.coords[cur*n : cur*n+n]
+	dc := c.coords[dest*n : dest*n+n]
 	for d := range cc {
-		c, b := cc[d], dc[d]
-		if c == b {
+		a, b := cc[d], dc[d]
+		if a == b {
 			continue
 		}
+		plus, minus := class, class
+		if dateline {
+			plus, minus = datelineClass(a, b, +1), datelineClass(a, b, -1)
+		}
 		switch {
-		case r.kind == Mesh:
-			if b > c {
-				buf = append(buf, Candidate{Port: 2 * d})
+		case c.kind == Mesh:
+			if b > a {
+				buf = append(buf, Candidate{Port: 2 * d, Class: class})
 			} else {
-				buf = append(buf, Candidate{Port: 2*d + 1})
+				buf = append(buf, Candidate{Port: 2*d + 1, Class: class})
 			}
-		case !r.bidir:
-			buf = append(buf, Candidate{Port: d, Class: datelineClass(c, b, +1)})
+		case !c.bidir:
+			buf = append(buf, Candidate{Port: d, Class: plus})
 		default:
-			o := b - c
+			o := b - a
 			if o < 0 {
-				o += r.k
+				o += c.k
 			}
-			if 2*o <= r.k {
-				buf = append(buf, Candidate{Port: 2 * d, Class: datelineClass(c, b, +1)})
+			if 2*o <= c.k {
+				buf = append(buf, Candidate{Port: 2 * d, Class: plus})
 			}
-			if 2*o >= r.k {
-				buf = append(buf, Candidate{Port: 2*d + 1, Class: datelineClass(c, b, -1)})
+			if 2*o >= c.k {
+				buf = append(buf, Candidate{Port: 2*d + 1, Class: minus})
 			}
 		}
 	}
