@@ -2,12 +2,9 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
-
-	"github.com/spf13/pflag"
 
 	"github.com/flitsim/flitsim/sim/sweep"
 	"github.com/flitsim/flitsim/validation"
@@ -17,24 +14,13 @@ import (
 // results.json, byte-identical to an unsharded run; a missing, duplicated,
 // foreign or incomplete shard is reported by name and nothing is written.
 func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := pflag.NewFlagSet("merge", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newCommand("merge", "DIR... [flags]\n\nEach DIR is a directory of shard files (shard-I-of-N.json) or one such file.", stderr)
 	out := fs.StringP("out", "o", "", "directory for results.csv and results.json (default: the first DIR)")
 	quiet := fs.BoolP("quiet", "q", false, "no table of the merged points")
 	baseline := fs.String("baseline", "", "validate shards: baseline JSON of mean errors (as flitsim validate --baseline)")
 	slack := fs.Float64("slack", 0.02, "validate shards: allowed growth of a mean error over the baseline")
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: flitsim merge DIR... [flags]\n\nEach DIR is a directory of shard files (shard-I-of-N.json) or one such file.\n\nFlags:\n%s", fs.FlagUsages())
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return nil
-		}
-		return withCode(exitUsage, err)
-	}
-	if fs.NArg() == 0 {
-		fs.Usage()
-		return withCode(exitUsage, errors.New("merge: no shard directory given"))
+	if help, err := fs.parse(args, "shard directory"); help || err != nil {
+		return err
 	}
 	dirs := fs.Args()
 	if *out == "" {

@@ -7,8 +7,6 @@ import (
 	"io"
 	"math"
 
-	"github.com/spf13/pflag"
-
 	"github.com/flitsim/flitsim/configs"
 	"github.com/flitsim/flitsim/sim/sweep"
 	"github.com/flitsim/flitsim/validation"
@@ -18,21 +16,10 @@ import (
 // prints/writes the same table and files as run, one row per (config,
 // model, offered load) with source "model:<name>".
 func cmdModel(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := pflag.NewFlagSet("model", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newCommand("model", "CONFIG... [flags]", stderr)
 	out := fs.StringP("out", "o", "", "directory for results.csv and results.json (default: table only)")
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: flitsim model CONFIG... [flags]\n\nFlags:\n%s", fs.FlagUsages())
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return nil
-		}
-		return withCode(exitUsage, err)
-	}
-	if fs.NArg() == 0 {
-		fs.Usage()
-		return withCode(exitUsage, errors.New("model: no config file given"))
+	if help, err := fs.parse(args, "config file"); help || err != nil {
+		return err
 	}
 	exps, err := loadExperiments(fs.Args(), stderr)
 	if err != nil {

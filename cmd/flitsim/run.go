@@ -11,10 +11,8 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
-	"github.com/flitsim/flitsim/configs"
 	"github.com/flitsim/flitsim/sim/sweep"
 )
 
@@ -29,42 +27,25 @@ var isTerminal = func(w io.Writer) bool {
 }
 
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := pflag.NewFlagSet("run", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newCommand("run", "CONFIG... [flags]", stderr)
 	out := fs.StringP("out", "o", "results", "directory for results.csv and results.json")
 	workers := fs.IntP("workers", "j", runtime.NumCPU(), "runs in parallel")
 	seed := fs.Uint64("seed", 0, "root seed, overriding every config's seed")
 	resume := fs.Bool("resume", false, "keep finished points in --out and run only the rest")
 	quiet := fs.BoolP("quiet", "q", false, "no progress display")
-	shardSpec := fs.String("shard", "", "run only shard i/n of the units (numbered from 0), or auto: from a Slurm array or a Kubernetes Indexed Job")
-	shardCount := fs.Int("shard-count", 0, "number of shards for --shard auto in a Kubernetes Indexed Job (its completions)")
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: flitsim run CONFIG... [flags]\n\nFlags:\n%s", fs.FlagUsages())
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return nil
-		}
-		return withCode(exitUsage, err)
-	}
-	var exps []*configs.Experiment
-	var err error
-	if fs.NArg() == 0 {
-		fs.Usage()
-		return withCode(exitUsage, errors.New("run: no config file given"))
+	fs.addShardFlags("run only shard i/n of the units")
+	if help, err := fs.parse(args, "config file"); help || err != nil {
+		return err
 	}
 	if *workers < 1 {
 		return withCode(exitUsage, fmt.Errorf("run: --workers %d, want >= 1", *workers))
 	}
-	var shard sweep.Shard
-	if *shardSpec != "" {
-		if shard, err = sweep.ParseShard(*shardSpec, *shardCount, os.Getenv); err != nil {
-			return withCode(exitUsage, fmt.Errorf("run: %w", err))
-		}
-	} else if fs.Changed("shard-count") {
-		return withCode(exitUsage, errors.New("run: --shard-count without --shard"))
+	shard, sharded, err := fs.shard()
+	if err != nil {
+		return err
 	}
-	if exps, err = loadExperiments(fs.Args(), stderr); err != nil {
+	exps, err := loadExperiments(fs.Args(), stderr)
+	if err != nil {
 		return err
 	}
 	jobs := make([]sweep.Job, len(exps))
@@ -79,7 +60,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return withCode(exitConfig, err)
 	}
-	if *shardSpec != "" {
+	if sharded {
 		return runShard(ctx, jobs, shard, fn, sweep.ShardOptions{Kind: "run", Workers: *workers, Dir: *out, Resume: *resume, Version: version}, !*quiet, stdout, stderr)
 	}
 	var prog sweep.Progress

@@ -12,8 +12,6 @@ import (
 	"sync"
 	"text/tabwriter"
 
-	"github.com/spf13/pflag"
-
 	"github.com/flitsim/flitsim/sim/sweep"
 	"github.com/flitsim/flitsim/validation"
 )
@@ -23,40 +21,26 @@ import (
 // baseline), writes the report and exits with exitValidation when any
 // verdict fails.
 func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := pflag.NewFlagSet("validate", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newCommand("validate", "CONFIG... [flags]", stderr)
 	out := fs.StringP("out", "o", "validation-report", "directory for report.html, report.md and the plots")
 	workers := fs.IntP("workers", "j", runtime.NumCPU(), "simulations in parallel")
 	baseline := fs.String("baseline", "", "baseline JSON of mean errors; a mean error above baseline+slack fails")
 	slack := fs.Float64("slack", 0.02, "allowed growth of a mean error over the baseline")
 	quiet := fs.BoolP("quiet", "q", false, "no progress display")
-	shardSpec := fs.String("shard", "", "simulate only shard i/n of the points (numbered from 0), or auto: from a Slurm array or a Kubernetes Indexed Job; merge with flitsim merge")
-	shardCount := fs.Int("shard-count", 0, "number of shards for --shard auto in a Kubernetes Indexed Job (its completions)")
+	fs.addShardFlags("simulate only shard i/n of the points, merged with flitsim merge")
 	resume := fs.Bool("resume", false, "with --shard: keep the finished points of the shard file in --out and run only the rest")
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: flitsim validate CONFIG... [flags]\n\nFlags:\n%s", fs.FlagUsages())
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return nil
-		}
-		return withCode(exitUsage, err)
-	}
-	if fs.NArg() == 0 {
-		fs.Usage()
-		return withCode(exitUsage, errors.New("validate: no config file given"))
+	if help, err := fs.parse(args, "config file"); help || err != nil {
+		return err
 	}
 	if *workers < 1 {
 		return withCode(exitUsage, fmt.Errorf("validate: --workers %d, want >= 1", *workers))
 	}
-	var shard sweep.Shard
-	if *shardSpec != "" {
-		var err error
-		if shard, err = sweep.ParseShard(*shardSpec, *shardCount, os.Getenv); err != nil {
-			return withCode(exitUsage, fmt.Errorf("validate: %w", err))
-		}
-	} else if fs.Changed("shard-count") || *resume {
-		return withCode(exitUsage, errors.New("validate: --shard-count and --resume go with --shard"))
+	shard, sharded, err := fs.shard()
+	if err != nil {
+		return err
+	}
+	if *resume && !sharded {
+		return withCode(exitUsage, errors.New("validate: --resume goes with --shard"))
 	}
 	setups, jobs, errs := validateSetups(fs.Args())
 	for _, s := range setups {
@@ -70,7 +54,7 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		}
 		return withCode(exitConfig, fmt.Errorf("%d config(s) refused; nothing was run", len(errs)))
 	}
-	if *shardSpec != "" {
+	if sharded {
 		fn := func(ctx context.Context, u sweep.Unit) (validation.PointResult, error) {
 			return validation.SimulateUnit(ctx, &setups[u.Job], u.Point), nil
 		}
