@@ -26,7 +26,7 @@ const (
 // fraction of the model's saturation load up to which points are eligible.
 // Zero fields take DefaultMeanTol, DefaultMaxTol and DefaultFraction.
 //
-// YAML (proposed keys of a validation: section of an experiment file):
+// YAML (the validation: section of an experiment file, configs.Validation):
 //
 //	validation:
 //	  mean_tolerance: 0.05   # Mean

@@ -47,9 +47,10 @@ var (
 )
 
 // FamilyTolerance returns the tolerance of the model family of a model
-// name (the part before "-" or ":"), the value the files in
-// configs/validation state in their proposed validation: section; the zero
-// Tolerance (package defaults) for an unknown family.
+// name (the part before "-" or ":"): the starting tolerance of a Setup,
+// which the keys of an experiment's validation: section override
+// (FromExperiment); the zero Tolerance (package defaults) for an unknown
+// family.
 func FamilyTolerance(model string) Tolerance {
 	fam := model
 	if i := strings.IndexAny(fam, "-:"); i >= 0 && !strings.HasPrefix(fam, "draper-ghosh") {
