@@ -81,14 +81,19 @@ func TestLittlesLaw(t *testing.T) {
 	}
 	lambda := res.AcceptedMessages * 16 // 4x4 nodes
 	want := lambda * res.Latency
-	tol := lambda*res.LatencyCI95 + 0.01*want
+	tol := lambda * res.LatencyCI95
 	t.Logf("L = %.3f, lambda*W = %.4f * %.2f = %.3f (tolerance %.3f)", res.MeanInSystem, lambda, res.Latency, want, tol)
 	if math.Abs(res.MeanInSystem-want) > tol {
 		t.Errorf("Little's law: L = %.3f, lambda*W = %.3f (tolerance %.3f)", res.MeanInSystem, want, tol)
 	}
-	// Below saturation the network accepts what is offered.
-	if math.Abs(res.Accepted-res.Offered) > 0.02*res.Offered {
-		t.Errorf("accepted %.4f flits/node/cycle, offered %.4f", res.Accepted, res.Offered)
+	// Below saturation the network accepts what is offered: over the window
+	// generated minus delivered flits is the change in flits held in the
+	// system, whose mean is L*M (M = 16 flits a message); bound the change
+	// by twice that mean, per node and measured cycle.
+	accTol := 2 * res.MeanInSystem * 16 / (16 * float64(res.MeasureCycles))
+	t.Logf("accepted %.5f, offered %.5f flits/node/cycle (tolerance %.5f)", res.Accepted, res.Offered, accTol)
+	if math.Abs(res.Accepted-res.Offered) > accTol {
+		t.Errorf("accepted %.4f flits/node/cycle, offered %.4f (tolerance %.4f)", res.Accepted, res.Offered, accTol)
 	}
 }
 
