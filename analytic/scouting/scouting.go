@@ -2,6 +2,7 @@ package scouting
 
 import (
 	"errors"
+	"fmt"
 	"math"
 
 	"github.com/flitsim/flitsim/analytic"
@@ -262,23 +263,17 @@ func Solve(p Params, lg float64) (Result, error) {
 		lc := ChannelRate(lg, pb)
 		cbar := MeanSetupTime(p.K, pb, scratch)
 		sbar := cbar + float64(dbar) + M
-		// rho_c >= 1 is the channel saturation of §4.3 step 3. Eq. (12)
-		// divides by 1/Sbar - l_c, which rounds to 0 (or below) for a
-		// rho_c one ulp under 1 — the first bisection midpoint of
-		// Saturation for Dbar = 8 is exactly such a load, rho_c = V Dbar/8
-		// rounded down — and the chain then yields Inf/Inf = NaN: that is
-		// saturation too.
-		if rho := lc * sbar; rho >= 1 || !(1/sbar-lc > 0) {
-			return Result{}, analytic.Saturated(model, "channel: rho_c = l_c*Sbar = %.17g, 1/Sbar - l_c = %g: not below 1", rho, 1/sbar-lc)
+		// rho_c >= 1 is the channel saturation of §4.3 step 3; a rho_c one
+		// ulp below 1 for which Eq. (12) would divide by 0 is refused by
+		// VCOccupancy itself (TestSaturationRoundingAtRhoOne).
+		if rho := lc * sbar; rho >= 1 {
+			return Result{}, analytic.Saturated(model, "channel: rho_c = l_c*Sbar = %.17g >= 1", rho)
 		}
 		occ, err := wormhole.VCOccupancyInto(occBuf, lc, sbar, p.V)
 		if err != nil {
-			return Result{}, err
+			return Result{}, fmt.Errorf("%s: channel: VC occupancy (12): %w", model, err)
 		}
 		pV := occ.P[p.V]
-		if math.IsNaN(pV) || math.IsNaN(occ.Vbar) {
-			return Result{}, analytic.Saturated(model, "channel: VC occupancy (12) not finite at rho_c = l_c*Sbar = %.17g", lc*sbar)
-		}
 		change := math.Abs(sbar - prevS)
 		for i := range nb {
 			nb[i] = BlockingProb(i, kbar, dbar, pV, p.Variant)
