@@ -109,6 +109,7 @@ type Flit struct {
 	Dest   int32 // destination router, read by the head for routing
 	Len    int32 // packet length in flits, read by the head (cut-through checks)
 	Flags  Flag
+	Hops   uint16 // links crossed so far, counted by the network (in the struct's padding)
 }
 
 // IsHead reports whether f is its packet's head flit.

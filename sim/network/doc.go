@@ -9,22 +9,25 @@
 //  1. pops the message arrivals of cycle t from the event calendar (one entry
 //     per node: its next arrival time) and appends the messages to their
 //     nodes' unbounded source queues;
-//  2. steps every awake node, in the deterministic order nodes were woken:
-//     the NIC injects at most one flit onto its injection link; flits and
-//     credits whose delay has expired are written into the router; the
+//  2. applies the flits, credits and control messages whose line delay
+//     ends in cycle t (writing flits into input buffers wakes their router)
+//     and delivers the flits that reach their sinks;
+//  3. steps every awake node, in node id order (a bit set, so waking costs
+//     one OR):
+//     the NIC injects at most one flit onto its injection link; the
 //     router allocates and traverses (package router); departures are put
 //     on the links (arriving at t + SwitchAlloc + SwitchTraversal + link
-//     latency, at least t+1) and credits on the reverse lines (arriving at
-//     t + CreditDelay, at least t+1); the sink takes the flits that reached
-//     it over the ejection link.
+//     latency, at least t+1) or the ejection lines, and credits on the
+//     reverse lines (arriving at t + CreditDelay, at least t+1). A flit
+//     counts the links it crosses (router.Flit.Hops), so a delivered tail
+//     carries its message's hop count.
 //
 // Because everything that crosses nodes waits at least one cycle on a delay
 // line, the order nodes are stepped in cannot change a result. A node sleeps
 // (costs nothing) when its router holds no flit, nothing is on its way to it
 // and its source queue is empty; it is woken by an arrival on a link or by
-// traffic. Credits for a sleeping router wait on their line and are applied,
-// in order, when it wakes, before any allocation: equivalent to applying them
-// on arrival.
+// traffic. Credits reach a router's counters in the cycle they arrive,
+// whether or not the router is awake.
 //
 // # Adaptive routing and scouting switching
 //

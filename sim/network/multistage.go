@@ -98,7 +98,7 @@ func newMultistage(cfg Config) (*Network, error) {
 		n.termSwitch[t] = sw
 	}
 	n.initTerminals()
-	n.listed = make([]sim.Cycle, nn)
+	n.initActive()
 	n.routers = make([]*router.Router, nn)
 	n.lastBuf = make([]int32, nn)
 	n.stageBuf = make([]int64, z)
@@ -109,7 +109,6 @@ func newMultistage(cfg Config) (*Network, error) {
 		return append(out, router.Candidate{Port: ms.Route(int(stageOf[cur]), dest)})
 	}
 	for sw := 0; sw < nn; sw++ {
-		n.listed[sw] = -1
 		r, err := router.New(sw, n.ports, cfg.Router, cfg.EjectionVCs, 1, route,
 			sim.NewStream(cfg.Seed, sim.PurposeRouting, uint64(sw)))
 		if err != nil {
@@ -118,8 +117,6 @@ func newMultistage(cfg Config) (*Network, error) {
 		n.routers[sw] = r
 	}
 	n.startTraffic()
-	n.cur = make([]int32, 0, nn)
-	n.next = make([]int32, 0, nn)
 	n.stats.init(chans, n.ports*(n.vcs+1))
 	n.stats.stageSum = make([]float64, z)
 	return n, nil
@@ -147,7 +144,7 @@ func (n *Network) stepSwitch(sw int) {
 				continue
 			}
 			if n.injectFlit(t, sw, p) {
-				n.stats.channelFlit(t) // injection channel c = t
+				n.stats.channelFlits[t]++ // injection channel c = t
 			}
 			queued = queued || n.srcQ[t].n > 0
 		}
@@ -158,27 +155,18 @@ func (n *Network) stepSwitch(sw int) {
 	base := sw * n.ports
 	for _, d := range r.Sent {
 		c := n.outCh[base+d.Port]
-		n.stats.channelFlit(int(c))
+		n.stats.channelFlits[c]++
 		n.flitHops++
-		head := d.Flit.IsHead()
-		if head {
-			n.packets[d.Flit.Packet].hops++
-		}
+		f := d.Flit
+		f.Hops++ // a multistage path counts the switches crossed
 		if dst := n.chanDst[c]; dst >= 0 {
-			n.arrivals.at(now+n.linkAt, flitArrival{node: dst, port: n.chanDstPort[c], vc: int32(d.VC), flit: d.Flit})
+			n.arrivals.at(now+n.linkAt, flitArrival{node: dst, port: n.chanDstPort[c], vc: int32(d.VC), flit: f})
 			continue
 		}
 		if n.cfg.Debug && n.chanDstPort[c] != d.Flit.Dest {
 			panic(fmt.Sprintf("network: switch %d sent a flit of packet %d for terminal %d to sink %d", sw, d.Flit.Packet, d.Flit.Dest, n.chanDstPort[c]))
 		}
-		if head && n.packets[d.Flit.Packet].setup < 0 {
-			n.packets[d.Flit.Packet].setup = now // the head leaves for the sink
-		}
-		if n.ejectAt == 0 {
-			n.deliver(d.Flit)
-		} else {
-			n.arrivals.at(now+n.ejectAt, flitArrival{node: int32(sw), port: -1, flit: d.Flit})
-		}
+		n.eject(f)
 		n.credits.at(now+n.ejectAt+sim.Cycle(n.cfg.CreditDelay), creditArrival{node: int32(sw), port: int32(d.Port), vc: int32(d.VC)})
 	}
 	at := now + sim.Cycle(n.cfg.CreditDelay)
@@ -188,7 +176,7 @@ func (n *Network) stepSwitch(sw int) {
 			n.credits.at(at, creditArrival{node: up, port: n.chanSrcPort[c], vc: int32(cr.VC)})
 		} else {
 			// Injection channel c = terminal c: the credit goes to its NIC.
-			n.credits.at(at, creditArrival{node: c, port: int32(n.local), vc: int32(cr.VC)})
+			n.nicCreds.at(at, c*int32(n.vcs)+int32(cr.VC))
 		}
 	}
 	buf := int32(r.Buffered())

@@ -2,6 +2,7 @@ package network
 
 import (
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 
 	"github.com/flitsim/flitsim/router"
@@ -15,7 +16,6 @@ import (
 type packet struct {
 	src, dst int32
 	length   int32
-	hops     int32
 	gen      sim.Cycle // generation cycle
 	inject   sim.Cycle // cycle the head left the NIC
 	setup    sim.Cycle // cycle the path was set up (see Result.SetupTime), -1 before
@@ -67,8 +67,10 @@ type Network struct {
 
 	// Delay lines as timing wheels: everything scheduled for cycle t is
 	// applied at the start of cycle t, before any node steps.
-	arrivals wheel[flitArrival]   // flits reaching router inputs (port >= 0) or sinks (port -1)
-	credits  wheel[creditArrival] // credits reaching router outputs or NICs (local port)
+	arrivals wheel[flitArrival]   // flits reaching router input buffers
+	sinks    wheel[router.Flit]   // flits reaching their sinks
+	credits  wheel[creditArrival] // credits reaching router output VCs
+	nicCreds wheel[int32]         // credits reaching NICs: terminal*vcs + local input VC
 	control  wheel[ctrlArrival]   // scouting headers and acknowledgements
 	linkAt   sim.Cycle            // outDelay + LinkLatency
 	ejectAt  sim.Cycle            // outDelay + EjectionLatency
@@ -88,9 +90,11 @@ type Network struct {
 	lenRNG   []*rand.Rand
 	calendar sim.Calendar[int32]
 
-	// active-node lists: nodes to step this cycle and next cycle
-	cur, next []int32
-	listed    []sim.Cycle // cycle for which a node is listed, -1 never
+	// Active-node sets, one bit per node: the nodes to step this cycle
+	// and the next. Waking is one OR, with no duplicate check, and nodes
+	// step in id order (the order cannot change a result: every
+	// interaction between nodes crosses a delay line).
+	active, nextActive []uint64
 
 	now          sim.Cycle
 	lastProgress sim.Cycle
@@ -212,7 +216,7 @@ func New(cfg Config) (*Network, error) {
 		}
 	}
 	n.initTerminals()
-	n.listed = make([]sim.Cycle, nn)
+	n.initActive()
 	n.routers = make([]*router.Router, nn)
 	// One scratch buffer adapts topology candidates to router candidates;
 	// the network runs on one goroutine, so routers may share it.
@@ -232,7 +236,6 @@ func New(cfg Config) (*Network, error) {
 		return out
 	}
 	for i := 0; i < nn; i++ {
-		n.listed[i] = -1
 		r, err := router.New(i, n.ports, cfg.Router, cfg.EjectionVCs, classes, route,
 			sim.NewStream(cfg.Seed, sim.PurposeRouting, uint64(i)))
 		if err != nil {
@@ -251,8 +254,6 @@ func New(cfg Config) (*Network, error) {
 		n.routers[i] = r
 	}
 	n.startTraffic()
-	n.cur = make([]int32, 0, nn)
-	n.next = make([]int32, 0, nn)
 	n.stats.init(len(chans), n.ports*(n.vcs+1))
 	return n, nil
 }
@@ -268,10 +269,12 @@ func (n *Network) initLines() {
 	n.probeAt = sim.Cycle(cfg.Router.VCAllocDelay) + n.linkAt
 	maxDelay := max(int(n.linkAt), int(n.ejectAt), cfg.InjectionLatency, cfg.CreditDelay)
 	n.arrivals = newWheel[flitArrival](maxDelay)
+	n.sinks = newWheel[router.Flit](maxDelay)
 	if cfg.Multistage != nil {
 		maxDelay = max(maxDelay, int(n.ejectAt)+cfg.CreditDelay)
 	}
 	n.credits = newWheel[creditArrival](maxDelay)
+	n.nicCreds = newWheel[int32](maxDelay)
 	n.control = newWheel[ctrlArrival](max(int(n.probeAt), cfg.CreditDelay))
 }
 
@@ -377,19 +380,27 @@ func (n *Network) wakeSource(t int) {
 	n.wakeNow(t)
 }
 
-// wakeNow lists node i for the current cycle (before nodes are stepped).
-func (n *Network) wakeNow(i int) {
-	if n.listed[i] != n.now {
-		n.listed[i] = n.now
-		n.cur = append(n.cur, int32(i))
-	}
+// initActive sizes the active-node sets.
+func (n *Network) initActive() {
+	words := (n.nodes + 63) / 64
+	n.active = make([]uint64, words)
+	n.nextActive = make([]uint64, words)
 }
 
+// wakeNow lists node i for the current cycle (before nodes are stepped).
+func (n *Network) wakeNow(i int) { n.active[uint(i)>>6] |= 1 << (uint(i) & 63) }
+
 // wake lists node i for the next cycle.
-func (n *Network) wake(i int) {
-	if n.listed[i] != n.now+1 {
-		n.listed[i] = n.now + 1
-		n.next = append(n.next, int32(i))
+func (n *Network) wake(i int) { n.nextActive[uint(i)>>6] |= 1 << (uint(i) & 63) }
+
+// stepActive steps every node listed for this cycle, in id order, with
+// step, and empties the set.
+func (n *Network) stepActive(step func(*Network, int)) {
+	for w, m := range n.active {
+		n.active[w] = 0
+		for ; m != 0; m &= m - 1 {
+			step(n, w<<6|bits.TrailingZeros64(m))
+		}
 	}
 }
 
@@ -431,20 +442,18 @@ func (n *Network) generate() {
 func (n *Network) Step() {
 	now := n.now
 	n.generate()
+	for _, f := range n.sinks.take(now) {
+		n.deliver(f)
+	}
 	for _, a := range n.arrivals.take(now) {
-		if a.port < 0 {
-			n.deliver(a.flit)
-			continue
-		}
 		n.routers[a.node].Accept(int(a.port), int(a.vc), a.flit, now)
 		n.wakeNow(int(a.node))
 	}
 	for _, c := range n.credits.take(now) {
-		if int(c.port) == n.local {
-			n.nicCredits[int(c.node)*n.vcs+int(c.vc)]++
-		} else {
-			n.routers[c.node].AddCredit(int(c.port), int(c.vc))
-		}
+		n.routers[c.node].AddCredit(int(c.port), int(c.vc))
+	}
+	for _, v := range n.nicCreds.take(now) {
+		n.nicCredits[v]++
 	}
 	for _, c := range n.control.take(now) {
 		r := n.routers[c.node]
@@ -459,20 +468,16 @@ func (n *Network) Step() {
 		n.wakeNow(int(c.node))
 	}
 	if n.ms == nil {
-		for _, node := range n.cur {
-			n.stepNode(int(node))
-		}
+		n.stepActive((*Network).stepNode)
 	} else {
-		for _, node := range n.cur {
-			n.stepSwitch(int(node))
-		}
+		n.stepActive((*Network).stepSwitch)
 		n.stats.stageCycle(n.stageBuf)
 	}
 	n.stats.cycle(n.inSystem)
 	if n.cfg.Debug {
 		n.checkConservation()
 	}
-	n.cur, n.next = n.next, n.cur[:0]
+	n.active, n.nextActive = n.nextActive, n.active
 	n.now++
 }
 
@@ -487,30 +492,22 @@ func (n *Network) stepNode(i int) {
 	base := i * n.ports
 	for _, d := range r.Sent {
 		if d.Port == n.local {
-			if d.Flit.IsHead() && n.packets[d.Flit.Packet].setup < 0 {
-				n.packets[d.Flit.Packet].setup = now // wormhole family: the head leaves for the sink
-			}
-			if n.ejectAt == 0 {
-				n.deliver(d.Flit)
-			} else {
-				n.arrivals.at(now+n.ejectAt, flitArrival{node: int32(i), port: -1, flit: d.Flit})
-			}
+			n.eject(d.Flit)
 			continue
 		}
 		c := n.outCh[base+d.Port]
 		// By topology's port convention the channel enters the downstream
 		// router through the port it left by.
-		n.arrivals.at(now+n.linkAt, flitArrival{node: n.chanDst[c], port: int32(d.Port), vc: int32(d.VC), flit: d.Flit})
-		n.stats.channelFlit(int(c))
-		n.flitHops++
-		if d.Flit.IsHead() {
-			n.packets[d.Flit.Packet].hops++
-		}
+		f := d.Flit
+		f.Hops++
+		n.arrivals.at(now+n.linkAt, flitArrival{node: n.chanDst[c], port: int32(d.Port), vc: int32(d.VC), flit: f})
+		n.stats.channelFlits[c]++
 	}
+	n.flitHops += int64(len(r.Sent))
 	at := now + sim.Cycle(n.cfg.CreditDelay)
 	for _, cr := range r.CreditsOut {
 		if cr.Port == n.local {
-			n.credits.at(at, creditArrival{node: int32(i), port: int32(n.local), vc: int32(cr.VC)})
+			n.nicCreds.at(at, int32(i*n.vcs+cr.VC))
 		} else {
 			n.credits.at(at, creditArrival{node: n.chanSrc[n.inCh[base+cr.Port]], port: int32(cr.Port), vc: int32(cr.VC)})
 		}
@@ -612,6 +609,19 @@ func (n *Network) injectFlit(i, node, port int) bool {
 	return true
 }
 
+// eject puts flit f, leaving a router for its sink in this cycle, on the
+// ejection line (or delivers it at once when that line takes no cycle).
+func (n *Network) eject(f router.Flit) {
+	if f.IsHead() && n.packets[f.Packet].setup < 0 {
+		n.packets[f.Packet].setup = n.now // wormhole family: the head leaves for the sink
+	}
+	if n.ejectAt == 0 {
+		n.deliver(f)
+	} else {
+		n.sinks.at(n.now+n.ejectAt, f)
+	}
+}
+
 // deliver hands a flit to its destination's sink.
 func (n *Network) deliver(f router.Flit) {
 	n.deliveredFlits++
@@ -622,9 +632,9 @@ func (n *Network) deliver(f router.Flit) {
 	}
 	pk := &n.packets[f.Packet]
 	n.inSystem--
-	n.stats.messageDelivered(n.now-pk.gen, n.now-pk.inject, int(pk.hops), pk.inject-pk.gen, pk.setup-pk.inject, int(pk.backs))
+	n.stats.messageDelivered(n.now-pk.gen, n.now-pk.inject, int(f.Hops), pk.inject-pk.gen, pk.setup-pk.inject, int(pk.backs))
 	if n.onDeliver != nil {
-		n.onDeliver(Delivery{Src: int(pk.src), Dst: int(pk.dst), Flits: int(pk.length), Hops: int(pk.hops),
+		n.onDeliver(Delivery{Src: int(pk.src), Dst: int(pk.dst), Flits: int(pk.length), Hops: int(f.Hops),
 			Generated: pk.gen, Injected: pk.inject, Delivered: n.now,
 			Latency: n.now - pk.gen, NetworkLatency: n.now - pk.inject})
 	}
@@ -634,7 +644,7 @@ func (n *Network) deliver(f router.Flit) {
 // checkConservation panics unless generated flits = delivered + queued +
 // flits on lines and in buffers.
 func (n *Network) checkConservation() {
-	inNet := int64(n.arrivals.count())
+	inNet := int64(n.arrivals.count() + n.sinks.count())
 	for i := range n.routers {
 		inNet += int64(n.routers[i].Buffered())
 	}
@@ -721,12 +731,6 @@ func (m *measurement) generated(flits int) {
 func (m *measurement) flitDelivered() {
 	if m.on {
 		m.flitsAccepted++
-	}
-}
-
-func (m *measurement) channelFlit(c int) {
-	if m.on {
-		m.channelFlits[c]++
 	}
 }
 
