@@ -4,6 +4,7 @@
 //	flitsim model CONFIG... [--out DIR]
 //	flitsim validate CONFIG... [--out DIR] [--workers N] [--baseline FILE] [--slack S] [--shard i/n|auto [--resume]]
 //	flitsim merge DIR... [--out DIR] [--quiet]
+//	flitsim bench [--cycles N] [--warmup N] [--repeat R]
 //	flitsim version
 //
 // Exit codes, for scripts:
@@ -62,6 +63,7 @@ Usage:
   flitsim model CONFIG... [--out DIR]
   flitsim validate CONFIG... [--out DIR] [--workers N] [--baseline FILE] [--slack S]
               [--shard i/n|auto [--shard-count N] [--resume]]
+  flitsim bench [--cycles N] [--warmup N] [--repeat R]
   flitsim version
 
 Run "flitsim COMMAND --help" for the flags of a command. Exit codes: 0 ok,
@@ -109,6 +111,8 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return cmdModel(ctx, args[1:], stdout, stderr)
 	case "validate":
 		return cmdValidate(ctx, args[1:], stdout, stderr)
+	case "bench":
+		return cmdBench(ctx, args[1:], stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintf(stdout, "flitsim %s\n", version)
 		return nil

@@ -4,27 +4,11 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/flitsim/flitsim/router"
-	"github.com/flitsim/flitsim/topology"
 	"github.com/flitsim/flitsim/topology/multistage"
-	"github.com/flitsim/flitsim/traffic"
 )
 
-// benchConfig is the speed configuration: a k x k bidirectional
-// torus, dimension-order wormhole, 2 VCs x 8 flits, 16-flit messages,
-// uniform Bernoulli traffic at the given load in flits/node/cycle, with a
-// BookSim-like one-cycle-per-stage router.
-func benchConfig(k int, flitsPerNodeCycle float64) Config {
-	return Config{
-		Topology: topology.Spec{Kind: topology.Torus, K: k, N: 2, Bidirectional: true},
-		Router:   router.Config{VCs: 2, BufferDepth: 8, RoutingDelay: 1, VCAllocDelay: 1, SwitchAllocDelay: 1},
-		Pattern:  traffic.PatternSpec{Name: "uniform"},
-		Process:  "bernoulli",
-		Rate:     flitsPerNodeCycle / 16,
-		Length:   LengthSpec{Flits: 16},
-		Seed:     1,
-	}
-}
+// benchConfig is the reference speed configuration (SpeedConfig).
+func benchConfig(k int, flitsPerNodeCycle float64) Config { return SpeedConfig(k, flitsPerNodeCycle) }
 
 // BenchmarkTorus measures simulated cycles per second (one op = one cycle)
 // in steady state, with flit-hops/s and allocations per cycle.

@@ -502,8 +502,8 @@ func (n *Network) stepNode(i int) {
 		f.Hops++
 		n.arrivals.at(now+n.linkAt, flitArrival{node: n.chanDst[c], port: int32(d.Port), vc: int32(d.VC), flit: f})
 		n.stats.channelFlits[c]++
+		n.flitHops++
 	}
-	n.flitHops += int64(len(r.Sent))
 	at := now + sim.Cycle(n.cfg.CreditDelay)
 	for _, cr := range r.CreditsOut {
 		if cr.Port == n.local {

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"text/tabwriter"
+
+	"github.com/spf13/pflag"
+
+	"github.com/flitsim/flitsim/sim/network"
+)
+
+// speedCase is one reference network of `flitsim bench` with the speed the
+// project aims for on one core of its 2-core CI machine.
+type speedCase struct {
+	k      int
+	load   float64
+	target float64 // simulated cycles per second
+}
+
+var speedCases = []speedCase{{8, 0.2, 300_000}, {16, 0.1, 30_000}}
+
+// cmdBench prints the headline speed figures: simulated cycles per second,
+// flit-hops per second and allocations per cycle on the reference
+// networks (network.SpeedConfig), best and median of --repeat timings,
+// against the targets. It is a measurement, not a test: it exits 0 whether
+// or not a target is met. The same figures come from
+// `go test ./sim/network -run XXX -bench Torus`.
+func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newCommand("bench", "[flags]", stderr)
+	cycles := fs.Int("cycles", 30000, "cycles timed per repeat")
+	warmup := fs.Int("warmup", 20000, "cycles simulated before timing")
+	repeat := fs.Int("repeat", 3, "timings per network (best and median are printed)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return nil
+		}
+		return withCode(exitUsage, err)
+	}
+	if fs.NArg() > 0 || *cycles < 1 || *warmup < 0 || *repeat < 1 {
+		fs.Usage()
+		return withCode(exitUsage, fmt.Errorf("bench: takes no arguments; --cycles and --repeat must be >= 1, --warmup >= 0"))
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "network\tload\tcycles/s best\tcycles/s median\tflit-hops/s best\tallocs/cycle\ttarget\tmet\t")
+	for _, c := range speedCases {
+		var runs []network.Speed
+		for r := 0; r < *repeat; r++ {
+			if err := ctx.Err(); err != nil {
+				return withCode(exitInterrupted, err)
+			}
+			s, err := network.MeasureSpeed(network.SpeedConfig(c.k, c.load), *warmup, *cycles)
+			if err != nil {
+				return withCode(exitRuntime, err)
+			}
+			runs = append(runs, s)
+		}
+		slices.SortFunc(runs, func(a, b network.Speed) int { return cmp.Compare(a.Elapsed, b.Elapsed) })
+		best, median := runs[0], runs[len(runs)/2]
+		met := "no"
+		if best.CyclesPerSecond() >= c.target {
+			met = "yes"
+		}
+		fmt.Fprintf(tw, "%dx%d torus\t%.1f\t%.0f\t%.0f\t%.2f M\t%.2f\t%.0f\t%s\t\n", c.k, c.k, c.load,
+			best.CyclesPerSecond(), median.CyclesPerSecond(), best.FlitHopsPerSecond()/1e6, best.AllocsPerCycle(), c.target, met)
+	}
+	return tw.Flush()
+}

@@ -1,0 +1,77 @@
+package network
+
+import (
+	"fmt"
+	"runtime"
+	"time"
+
+	"github.com/flitsim/flitsim/router"
+	"github.com/flitsim/flitsim/topology"
+	"github.com/flitsim/flitsim/traffic"
+)
+
+// SpeedConfig is the reference configuration speed is measured on (the
+// simulator-core issue's point 8): a k x k bidirectional torus,
+// dimension-order wormhole routing, 2 VCs x 8 flits, 16-flit messages,
+// uniform Bernoulli traffic at load flits per node per cycle, and a
+// BookSim-like router with one cycle each for routing, VC allocation and
+// switch allocation (link and credit delays 1).
+func SpeedConfig(k int, load float64) Config {
+	return Config{
+		Topology: topology.Spec{Kind: topology.Torus, K: k, N: 2, Bidirectional: true},
+		Router:   router.Config{VCs: 2, BufferDepth: 8, RoutingDelay: 1, VCAllocDelay: 1, SwitchAllocDelay: 1},
+		Pattern:  traffic.PatternSpec{Name: "uniform"},
+		Process:  "bernoulli",
+		Rate:     load / 16,
+		Length:   LengthSpec{Flits: 16},
+		Seed:     1,
+	}
+}
+
+// Speed is one speed measurement: Cycles simulated in Elapsed wall time
+// after a warm-up, with the flits they moved over network links and the
+// heap allocations they made.
+type Speed struct {
+	Cycles   int64
+	FlitHops int64
+	Allocs   uint64
+	Elapsed  time.Duration
+}
+
+// CyclesPerSecond is the simulated cycles per wall-clock second.
+func (s Speed) CyclesPerSecond() float64 { return float64(s.Cycles) / s.Elapsed.Seconds() }
+
+// FlitHopsPerSecond is the flits moved over network links per wall-clock
+// second.
+func (s Speed) FlitHopsPerSecond() float64 { return float64(s.FlitHops) / s.Elapsed.Seconds() }
+
+// AllocsPerCycle is the heap allocations per simulated cycle (0 in steady
+// state: the hot loop allocates nothing).
+func (s Speed) AllocsPerCycle() float64 { return float64(s.Allocs) / float64(s.Cycles) }
+
+// MeasureSpeed builds the network cfg describes, steps it warmup cycles
+// (queues, pools and lines reach their steady-state size) and then times
+// cycles more. It uses the calling goroutine only: one core.
+func MeasureSpeed(cfg Config, warmup, cycles int) (Speed, error) {
+	if cycles < 1 || warmup < 0 {
+		return Speed{}, fmt.Errorf("network: speed measurement needs cycles >= 1 and warmup >= 0 (got %d, %d)", cycles, warmup)
+	}
+	n, err := New(cfg)
+	if err != nil {
+		return Speed{}, err
+	}
+	for i := 0; i < warmup; i++ {
+		n.Step()
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	hops := n.flitHops
+	start := time.Now()
+	for i := 0; i < cycles; i++ {
+		n.Step()
+	}
+	elapsed := time.Since(start)
+	runtime.ReadMemStats(&after)
+	return Speed{Cycles: int64(cycles), FlitHops: n.flitHops - hops, Allocs: after.Mallocs - before.Mallocs, Elapsed: elapsed}, nil
+}

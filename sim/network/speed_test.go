@@ -1,0 +1,37 @@
+package network
+
+import "testing"
+
+// TestSteadyStateDoesNotAllocate pins point 8's "steady state allocates
+// nothing per cycle" on the reference speed network: after warm-up a cycle
+// of the 8x8 torus at 0.2 flits/node/cycle makes no heap allocation.
+func TestSteadyStateDoesNotAllocate(t *testing.T) {
+	n, err := New(SpeedConfig(8, 0.2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 20000; i++ {
+		n.Step()
+	}
+	if a := testing.AllocsPerRun(2000, n.Step); a != 0 {
+		t.Fatalf("%.3f allocations per cycle in steady state, want 0", a)
+	}
+}
+
+func TestMeasureSpeed(t *testing.T) {
+	s, err := MeasureSpeed(SpeedConfig(4, 0.2), 2000, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Cycles != 1000 || s.FlitHops <= 0 || s.Elapsed <= 0 || s.CyclesPerSecond() <= 0 {
+		t.Fatalf("implausible measurement %+v", s)
+	}
+	// 16 routers at 0.2 flits/node/cycle, mean distance 2 hops (+1/15 for
+	// self excluded): about 3.2*2.13 = 6.8 flit-hops per cycle.
+	if perCycle := float64(s.FlitHops) / float64(s.Cycles); perCycle < 5 || perCycle > 9 {
+		t.Fatalf("%.2f flit-hops per cycle, want about 6.8", perCycle)
+	}
+	if _, err := MeasureSpeed(SpeedConfig(4, 0.2), 0, 0); err == nil {
+		t.Fatal("zero cycles accepted")
+	}
+}
