@@ -102,10 +102,10 @@ func (r *Router) selectVC(i int, cutThrough bool, now sim.Cycle) int32 {
 	if cutThrough {
 		need = r.buf[i*r.depth+int(r.in[i].head)].Len
 	}
-	if o := r.pickFree(i, passAdaptive, excl, need); o >= 0 {
+	if o := r.pickFree(i, passAdaptive, excl, need, now); o >= 0 {
 		return o
 	}
-	if o := r.pickFree(i, passEscape, excl, need); o >= 0 {
+	if o := r.pickFree(i, passEscape, excl, need, now); o >= 0 {
 		return o
 	}
 	if r.scout != nil && r.canBacktrack(i) {
@@ -113,14 +113,14 @@ func (r *Router) selectVC(i int, cutThrough bool, now sim.Cycle) int32 {
 		return -1
 	}
 	if excl >= 0 {
-		return r.pickFree(i, passExcluded, excl, need)
+		return r.pickFree(i, passExcluded, excl, need, now)
 	}
 	return -1
 }
 
 // pickFree returns a free admissible output VC of input VC i's candidates
 // in the given pass, uniformly at random among all of them, or -1.
-func (r *Router) pickFree(i, pass int, excl, need int32) int32 {
+func (r *Router) pickFree(i, pass int, excl, need int32, now sim.Cycle) int32 {
 	cs := r.cands[i*r.candStride : i*r.candStride+int(r.nCand[i])]
 	match := func(c *cand) bool {
 		switch pass {
@@ -138,7 +138,7 @@ func (r *Router) pickFree(i, pass int, excl, need int32) int32 {
 			continue
 		}
 		for o := c.lo; o < c.hi; o++ {
-			if r.ovOwner[o] < 0 && (c.port == int32(r.local) || r.ovCredits[o] >= need) {
+			if r.ovOwner[o] < 0 && (c.port == int32(r.local) || r.hasCredits(c.port, o, need, now)) {
 				free++
 			}
 		}
@@ -156,7 +156,7 @@ func (r *Router) pickFree(i, pass int, excl, need int32) int32 {
 			continue
 		}
 		for o := c.lo; o < c.hi; o++ {
-			if r.ovOwner[o] < 0 && (c.port == int32(r.local) || r.ovCredits[o] >= need) {
+			if r.ovOwner[o] < 0 && (c.port == int32(r.local) || r.hasCredits(c.port, o, need, now)) {
 				if pick == 0 {
 					return o
 				}

@@ -6,11 +6,20 @@
 //
 // router knows nothing of topologies or traffic: a router has P ports (the
 // last one is the local injection/ejection port, by the convention of package
-// topology), V VCs per port and a routing callback. Everything that crosses
-// routers (flits on links, credits going back) leaves through the outbox
-// slices [Router.Sent] and [Router.CreditsOut]; the network puts them on its
-// delay lines, so a flit sent in cycle t can arrive no earlier than t+1 and
-// the order routers are stepped in cannot change a result.
+// topology), V VCs per port and a routing callback.
+//
+// Routers of a network are wired into one [Fabric] (Attach, Connect): a
+// flit that wins the switch is written straight into the downstream input
+// buffer, stamped with its arrival cycle (LinkDelay later, at least t+1),
+// and credits are not messages: the sender reads the downstream slots,
+// each remembering the cycle it was freed, and may fill one CreditDelay
+// cycles after that (caching the count it saw, so the downstream memory is
+// read once per refill). Nothing crosses routers within a cycle, so the
+// order routers are stepped in cannot change a result. A stand-alone
+// router (never attached) reports everything in its outbox slices instead:
+// departures in [Router.Sent], freed slots in [Router.CreditsOut], and
+// takes credits back with AddCredit; ports that lead to sinks (the local
+// port, a multistage fabric's last stage) use Sent in a fabric too.
 //
 // # Pipeline and timing
 //

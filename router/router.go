@@ -197,12 +197,14 @@ type Router struct {
 
 	in        []inputVC
 	buf       []Flit
-	ovOwner   []int32 // owning input VC of each output VC, -1 when free
-	ovCredits []int32 // free slots downstream of each output VC
-	vaPtr     []int32 // VA input-stage round-robin pointer per input VC
-	ovPtr     []int32 // VA output-stage round-robin pointer per output VC
-	saInPtr   []int32 // SA input-stage pointer per input port
-	saOutPtr  []int32 // SA output-stage pointer per output port
+	stamp     []sim.Cycle // per buffer slot: cycle its flit arrives (is visible)
+	freed     []sim.Cycle // per buffer slot: cycle it was last emptied (the feeder's credit, CreditDelay later)
+	ovOwner   []int32     // owning input VC of each output VC, -1 when free
+	ovCredits []int32     // free slots downstream of each output VC
+	vaPtr     []int32     // VA input-stage round-robin pointer per input VC
+	ovPtr     []int32     // VA output-stage round-robin pointer per output VC
+	saInPtr   []int32     // SA input-stage pointer per input port
+	saOutPtr  []int32     // SA output-stage pointer per output port
 
 	// scratch, reused every cycle
 	cand      []Candidate
@@ -211,8 +213,16 @@ type Router struct {
 	saReqVC   []int32  // SA: chosen VC per input port
 	saReqBy   []uint64 // SA: per output port, the input ports requesting it
 
-	buffered  int // flits in input buffers
-	waitingVA int // input VCs in vcRouting
+	buffered int // flits in input buffers, those still on their links included
+
+	// Wiring (fabric.go); fab is nil for a stand-alone router, whose
+	// outputs all go to Sent and whose credits are counted in ovCredits.
+	fab       *Fabric
+	links     []link  // per output port
+	linkFlits []int64 // per output port: flits sent to a connected router
+	portOf    []uint8 // per input VC: its port (no division on the hot path)
+	vcOf      []uint8 // per input VC: its index within the port
+	waitingVA int     // input VCs in vcRouting
 
 	// Work masks, so allocation touches only VCs that have work: per input
 	// port, bit v set when VC v may request the switch (active with flits)
@@ -258,6 +268,8 @@ func New(id, ports int, cfg Config, ejectVCs, classes int, route RouteFunc, rng 
 		id: id, cfg: cfg, ports: ports, vcs: cfg.VCs, depth: cfg.BufferDepth,
 		local: ports - 1, ejectVCs: ejectVCs, classes: classes, route: route, rng: rng,
 		in: make([]inputVC, n), buf: make([]Flit, n*cfg.BufferDepth),
+		stamp: make([]sim.Cycle, n*cfg.BufferDepth), freed: make([]sim.Cycle, n*cfg.BufferDepth),
+		links: make([]link, ports), linkFlits: make([]int64, ports),
 		ovOwner: make([]int32, n), ovCredits: make([]int32, n),
 		vaPtr: make([]int32, n), ovPtr: make([]int32, n),
 		saInPtr: make([]int32, ports), saOutPtr: make([]int32, ports),
@@ -280,13 +292,31 @@ func New(id, ports int, cfg Config, ejectVCs, classes int, route RouteFunc, rng 
 		r.Control = make([]Control, 0, 2*ports)
 		r.enableRich()
 	}
+	for k := range r.freed {
+		r.freed[k] = neverFreed
+	}
+	r.portOf, r.vcOf = make([]uint8, n), make([]uint8, n)
+	for i := range r.portOf {
+		r.portOf[i], r.vcOf[i] = uint8(i/cfg.VCs), uint8(i%cfg.VCs)
+	}
 	for o := range r.ovOwner {
 		r.ovOwner[o] = -1
 		r.ovCredits[o] = int32(cfg.BufferDepth)
+		if o >= r.noInfiniteCreditsAt {
+			r.ovCredits[o] = unlimited // the local port never runs out
+		}
 		r.vaReq[o] = -1
 	}
 	return r, nil
 }
+
+// unlimited is the credit count of an output VC that never runs out (the
+// local port's, which leads to the sink).
+const unlimited = 1 << 30
+
+// neverFreed is the free cycle of a slot never used: its credit is there
+// from the start.
+const neverFreed = sim.Cycle(-1 << 62)
 
 // ID returns the router's id.
 func (r *Router) ID() int { return r.id }
@@ -304,27 +334,37 @@ func (r *Router) Waiting() int { return r.waitingVA }
 func (r *Router) Free(port, vc int) int { return r.depth - int(r.in[port*r.vcs+vc].count) }
 
 // Accept writes flit f, arriving in cycle now, into input VC (port, vc).
+// now may lie ahead (a flit written as it leaves the previous router): the
+// flit takes its slot at once and is invisible until cycle now.
 // Overflowing a buffer is a flow-control violation by the caller and panics.
 func (r *Router) Accept(port, vc int, f Flit, now sim.Cycle) {
-	i := port*r.vcs + vc
+	r.accept(port*r.vcs+vc, f, now)
+}
+
+// accept is Accept for input VC i = port*V + vc.
+func (r *Router) accept(i int, f Flit, now sim.Cycle) {
 	ivc := &r.in[i]
 	if int(ivc.count) == r.depth {
-		panic(fmt.Sprintf("router %d: input VC (%d,%d) overflow: credit protocol violated", r.id, port, vc))
+		panic(fmt.Sprintf("router %d: input VC (%d,%d) overflow: credit protocol violated", r.id, i/r.vcs, i%r.vcs))
 	}
 	pos := int(ivc.head) + int(ivc.count)
 	if pos >= r.depth {
 		pos -= r.depth
 	}
 	r.buf[i*r.depth+pos] = f
+	r.stamp[i*r.depth+pos] = now
 	ivc.count++
 	r.buffered++
+	if r.fab != nil {
+		(*r.fab.Wake)[uint(r.id)>>6] |= 1 << (uint(r.id) & 63)
+	}
 	if ivc.count == 1 {
 		switch ivc.state {
 		case vcActive: // a body flit refills an empty active VC
-			r.setSA(port, vc)
+			r.setSA(int(r.portOf[i]), int(r.vcOf[i]))
 		case vcIdle: // a head reaches the front of an idle VC
 			r.startRouting(i, now)
-			r.mark(port, vc)
+			r.mark(int(r.portOf[i]), int(r.vcOf[i]))
 		}
 	}
 }
@@ -379,10 +419,13 @@ func (r *Router) clearSA(p, v int) {
 }
 
 // startRouting computes the route of the head at the front of input VC i,
-// which reached the front in cycle at.
+// which reached the front in cycle at, or arrives there later.
 func (r *Router) startRouting(i int, at sim.Cycle) {
 	ivc := &r.in[i]
 	f := r.buf[i*r.depth+int(ivc.head)]
+	if a := r.stamp[i*r.depth+int(ivc.head)]; a > at {
+		at = a
+	}
 	if !f.IsHead() {
 		panic(fmt.Sprintf("router %d: input VC %d has a non-head flit of packet %d at the front of an idle VC", r.id, i, f.Packet))
 	}
@@ -497,7 +540,7 @@ func (r *Router) allocateVCs(now sim.Cycle) {
 				if o >= ivc.vcHi {
 					o -= span
 				}
-				if r.ovOwner[o] >= 0 || r.ovCredits[o] < need {
+				if r.ovOwner[o] >= 0 || !r.hasCredits(ivc.outPort, o, need, now) {
 					continue
 				}
 				if r.vaReq[o] < 0 {
@@ -560,19 +603,19 @@ func (r *Router) allocateSwitch(now sim.Cycle) {
 			if v >= r.vcs {
 				v -= r.vcs
 			}
-			ivc := &r.in[p*r.vcs+v]
-			if ivc.readyAt > now {
+			i := p*r.vcs + v
+			ivc := &r.in[i]
+			if ivc.readyAt > now || r.stamp[i*r.depth+int(ivc.head)] > now {
+				continue // in the pipeline, or the flit is still on its link
+			}
+			q := ivc.outPort
+			if r.ovCredits[ivc.outVC] == 0 && !r.hasCredits(q, ivc.outVC, 1, now) {
 				continue
 			}
-			o := int(ivc.outVC)
-			if o < r.noInfiniteCreditsAt && r.ovCredits[o] == 0 {
-				continue
-			}
-			if saf && ivc.count < ivc.remain {
+			if saf && !r.arrived(i, ivc.remain, now) {
 				continue
 			}
 			r.saReqVC[p] = int32(v)
-			q := ivc.outPort
 			r.saReqBy[q] |= 1 << uint(p)
 			requested |= 1 << uint(q)
 			break
@@ -614,7 +657,9 @@ func rotate(m uint64, k, n uint) uint64 {
 func (r *Router) traverse(p, v int, now sim.Cycle) {
 	i := p*r.vcs + v
 	ivc := &r.in[i]
-	f := r.buf[i*r.depth+int(ivc.head)]
+	slot := i*r.depth + int(ivc.head)
+	f := r.buf[slot]
+	r.freed[slot] = now
 	ivc.head++
 	if int(ivc.head) == r.depth {
 		ivc.head = 0
@@ -622,13 +667,21 @@ func (r *Router) traverse(p, v int, now sim.Cycle) {
 	ivc.count--
 	ivc.remain--
 	r.buffered--
-	r.CreditsOut = append(r.CreditsOut, CreditReturn{Port: p, VC: v})
 	o := int(ivc.outVC)
+	q := int(ivc.outPort)
 	if o < r.noInfiniteCreditsAt {
 		r.ovCredits[o]--
 	}
-	q := int(ivc.outPort)
-	r.Sent = append(r.Sent, Departure{Port: q, VC: o - q*r.vcs, Flit: f})
+	if l := &r.links[q]; l.to != nil {
+		f.Hops++
+		r.linkFlits[q]++
+		l.to.accept(o+int(l.offset), f, now+r.fab.LinkDelay)
+	} else {
+		r.Sent = append(r.Sent, Departure{Port: q, VC: o - q*r.vcs, Flit: f})
+	}
+	if r.fab == nil {
+		r.CreditsOut = append(r.CreditsOut, CreditReturn{Port: p, VC: v})
+	}
 	if f.IsTail() {
 		r.release(int32(o), int32(q), now+1) // busy through this cycle
 		ivc.state = vcIdle
@@ -654,8 +707,9 @@ type BlockedVC struct {
 	OutCredits int    // credits of the granted output VC, -1 if none
 }
 
-// Blocked appends a description of every input VC holding flits.
-func (r *Router) Blocked(dst []BlockedVC) []BlockedVC {
+// Blocked appends a description of every input VC holding flits (those
+// still on their links included) in cycle now.
+func (r *Router) Blocked(dst []BlockedVC, now sim.Cycle) []BlockedVC {
 	for i := range r.in {
 		ivc := &r.in[i]
 		if ivc.count == 0 {
@@ -669,11 +723,11 @@ func (r *Router) Blocked(dst []BlockedVC) []BlockedVC {
 		case vcActive:
 			b.State = "active"
 			b.OutVC = int(ivc.outVC) % r.vcs
-			b.OutCredits = int(r.ovCredits[ivc.outVC])
+			b.OutCredits = r.creditCount(ivc.outVC/int32(r.vcs), ivc.outVC, now)
 		case vcScoutWait:
 			b.State = "scout-wait"
 			b.OutVC = int(ivc.outVC) % r.vcs
-			b.OutCredits = int(r.ovCredits[ivc.outVC])
+			b.OutCredits = r.creditCount(ivc.outVC/int32(r.vcs), ivc.outVC, now)
 		default:
 			b.State = "idle"
 			b.OutPort = -1

@@ -182,7 +182,7 @@ func (r *Router) AcceptAck(port, vc int, p Probe, now sim.Cycle) {
 		}
 		r.mark(int(owner)/r.vcs, int(owner)%r.vcs)
 	}
-	if ivc.count == 0 && ivc.remain == s.length {
+	if !r.arrived(int(owner), 1, now) && ivc.remain == s.length {
 		r.ack(int(owner), p)
 	}
 }

@@ -25,7 +25,7 @@ func BenchmarkTorus(b *testing.B) {
 			for i := 0; i < 20000; i++ { // warm up: queues, pools and lines at steady-state size
 				n.Step()
 			}
-			hops0 := n.flitHops
+			hops0 := n.FlitHops()
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
@@ -34,7 +34,7 @@ func BenchmarkTorus(b *testing.B) {
 			b.StopTimer()
 			sec := b.Elapsed().Seconds()
 			b.ReportMetric(float64(b.N)/sec, "cycles/s")
-			b.ReportMetric(float64(n.flitHops-hops0)/sec, "flit-hops/s")
+			b.ReportMetric(float64(n.FlitHops()-hops0)/sec, "flit-hops/s")
 		})
 	}
 }

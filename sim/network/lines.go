@@ -43,15 +43,8 @@ func (w *wheel[T]) count() int {
 	return n
 }
 
-// flitArrival is a flit reaching input VC (port, vc) of router node, or the
-// sink of node when port is -1.
-type flitArrival struct {
-	node, port, vc int32
-	flit           router.Flit
-}
-
-// creditArrival is a credit reaching output VC (port, vc) of router node, or
-// the NIC of node (local input VC vc) when port is the local port.
+// creditArrival is a credit reaching output VC (port, vc) of router node
+// (a multistage sink's credit).
 type creditArrival struct {
 	node, port, vc int32
 }

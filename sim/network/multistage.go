@@ -116,6 +116,9 @@ func newMultistage(cfg Config) (*Network, error) {
 		}
 		n.routers[sw] = r
 	}
+	if err := n.wire(); err != nil {
+		return nil, err
+	}
 	n.startTraffic()
 	n.stats.init(chans, n.ports*(n.vcs+1))
 	n.stats.stageSum = make([]float64, z)
@@ -153,36 +156,24 @@ func (n *Network) stepSwitch(sw int) {
 		n.lastProgress = now
 	}
 	base := sw * n.ports
-	for _, d := range r.Sent {
+	for _, d := range r.Sent { // departures to sinks: links to switches are wired
 		c := n.outCh[base+d.Port]
 		n.stats.channelFlits[c]++
-		n.flitHops++
+		n.sinkHops++
 		f := d.Flit
-		f.Hops++ // a multistage path counts the switches crossed
-		if dst := n.chanDst[c]; dst >= 0 {
-			n.arrivals.at(now+n.linkAt, flitArrival{node: dst, port: n.chanDstPort[c], vc: int32(d.VC), flit: f})
-			continue
-		}
+		f.Hops++ // a multistage path counts the switches crossed, the last one included
 		if n.cfg.Debug && n.chanDstPort[c] != d.Flit.Dest {
 			panic(fmt.Sprintf("network: switch %d sent a flit of packet %d for terminal %d to sink %d", sw, d.Flit.Packet, d.Flit.Dest, n.chanDstPort[c]))
 		}
 		n.eject(f)
 		n.credits.at(now+n.ejectAt+sim.Cycle(n.cfg.CreditDelay), creditArrival{node: int32(sw), port: int32(d.Port), vc: int32(d.VC)})
 	}
-	at := now + sim.Cycle(n.cfg.CreditDelay)
-	for _, cr := range r.CreditsOut {
-		c := n.inCh[base+cr.Port]
-		if up := n.chanSrc[c]; up >= 0 {
-			n.credits.at(at, creditArrival{node: up, port: n.chanSrcPort[c], vc: int32(cr.VC)})
-		} else {
-			// Injection channel c = terminal c: the credit goes to its NIC.
-			n.nicCreds.at(at, c*int32(n.vcs)+int32(cr.VC))
-		}
-	}
-	buf := int32(r.Buffered())
+	// The stage's buffers hold the flits that have arrived: those written
+	// with a later arrival cycle are still on their links.
+	buf := int32(r.Arrived(now))
 	n.stageBuf[n.stageOf[sw]] += int64(buf - n.lastBuf[sw])
 	n.lastBuf[sw] = buf
-	if buf > 0 || queued {
+	if r.Buffered() > 0 || queued {
 		n.wake(sw)
 	}
 }

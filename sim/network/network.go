@@ -65,20 +65,22 @@ type Network struct {
 	lastBuf                  []int32 // per switch: Buffered() after its last step
 	stageBuf                 []int64 // per stage: flits in the stage's input buffers
 
-	// Delay lines as timing wheels: everything scheduled for cycle t is
-	// applied at the start of cycle t, before any node steps.
-	arrivals wheel[flitArrival]   // flits reaching router input buffers
-	sinks    wheel[router.Flit]   // flits reaching their sinks
-	credits  wheel[creditArrival] // credits reaching router output VCs
-	nicCreds wheel[int32]         // credits reaching NICs: terminal*vcs + local input VC
-	control  wheel[ctrlArrival]   // scouting headers and acknowledgements
-	linkAt   sim.Cycle            // outDelay + LinkLatency
-	ejectAt  sim.Cycle            // outDelay + EjectionLatency
-	probeAt  sim.Cycle            // VCAllocDelay + linkAt: a granted header to the next router
+	// Links and credit lines between routers need no delay line: the
+	// routers are wired into one fabric (router.Fabric), a flit is
+	// written into the next buffer stamped with its arrival cycle and
+	// credits are read from the freed slots. The remaining lines are
+	// timing wheels: everything scheduled for cycle t is applied at the
+	// start of cycle t, before any node steps.
+	fabric  router.Fabric
+	sinks   wheel[router.Flit]   // flits reaching their sinks
+	credits wheel[creditArrival] // multistage: sink credits reaching last-stage output VCs
+	control wheel[ctrlArrival]   // scouting headers and acknowledgements
+	linkAt  sim.Cycle            // outDelay + LinkLatency
+	ejectAt sim.Cycle            // outDelay + EjectionLatency
+	probeAt sim.Cycle            // VCAllocDelay + linkAt: a granted header to the next router
 
-	nics       []nic
-	nicCredits []int32 // per node*vcs
-	srcQ       []idQueue
+	nics []nic
+	srcQ []idQueue
 
 	packets  []packet
 	freeIDs  []int32
@@ -101,9 +103,10 @@ type Network struct {
 
 	// conservation counters (flits)
 	generatedFlits, deliveredFlits int64
-	queuedFlits                    int64 // in source queues, not yet injected
-	inSystem                       int64 // messages generated and not delivered
-	flitHops                       int64 // flits sent on network links, all time
+	queuedFlits                    int64   // in source queues, not yet injected
+	inSystem                       int64   // messages generated and not delivered
+	sinkHops                       int64   // multistage: flits sent to sinks, all time (link flits are counted by the routers)
+	linkBase                       []int64 // per channel: its router count when the measurement started
 
 	stats measurement
 
@@ -253,9 +256,51 @@ func New(cfg Config) (*Network, error) {
 		}
 		n.routers[i] = r
 	}
+	if err := n.wire(); err != nil {
+		return nil, err
+	}
 	n.startTraffic()
 	n.stats.init(len(chans), n.ports*(n.vcs+1))
 	return n, nil
+}
+
+// wire attaches every router to the network's fabric and connects each
+// output port whose channel leads to a router (direct networks: by
+// topology's convention the channel enters through the port it left by).
+// It also records each channel's sending port, for the channel counts.
+func (n *Network) wire() error {
+	n.fabric = router.Fabric{LinkDelay: n.linkAt, CreditDelay: sim.Cycle(n.cfg.CreditDelay), Wake: &n.nextActive}
+	for _, r := range n.routers {
+		if err := r.Attach(&n.fabric); err != nil {
+			return err
+		}
+	}
+	if n.chanSrcPort == nil {
+		n.chanSrcPort = make([]int32, len(n.chanSrc))
+	}
+	for i, r := range n.routers {
+		for p := 0; p < n.ports; p++ {
+			c := n.outCh[i*n.ports+p]
+			if c < 0 {
+				continue
+			}
+			if n.ms == nil {
+				n.chanSrcPort[c] = int32(p)
+			}
+			dst := n.chanDst[c]
+			if dst < 0 {
+				continue // a sink
+			}
+			in := p
+			if n.ms != nil {
+				in = int(n.chanDstPort[c])
+			}
+			if err := r.Connect(p, n.routers[dst], in); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // initLines sets the pipeline delays and sizes the delay lines. A
@@ -267,32 +312,23 @@ func (n *Network) initLines() {
 	n.linkAt = n.outDelay + sim.Cycle(cfg.LinkLatency)
 	n.ejectAt = n.outDelay + sim.Cycle(cfg.EjectionLatency)
 	n.probeAt = sim.Cycle(cfg.Router.VCAllocDelay) + n.linkAt
-	maxDelay := max(int(n.linkAt), int(n.ejectAt), cfg.InjectionLatency, cfg.CreditDelay)
-	n.arrivals = newWheel[flitArrival](maxDelay)
-	n.sinks = newWheel[router.Flit](maxDelay)
-	if cfg.Multistage != nil {
-		maxDelay = max(maxDelay, int(n.ejectAt)+cfg.CreditDelay)
-	}
-	n.credits = newWheel[creditArrival](maxDelay)
-	n.nicCreds = newWheel[int32](maxDelay)
+	n.sinks = newWheel[router.Flit](int(n.ejectAt))
+	n.credits = newWheel[creditArrival](int(n.ejectAt) + cfg.CreditDelay)
 	n.control = newWheel[ctrlArrival](max(int(n.probeAt), cfg.CreditDelay))
 }
 
-// initTerminals builds the terminals' NICs (one full credit counter per
-// local input VC), source queues and traffic streams.
+// initTerminals builds the terminals' NICs, source queues and traffic
+// streams. A NIC's credits are the free slots of the input VCs it feeds
+// (router.CanAccept).
 func (n *Network) initTerminals() {
 	nt := n.terms
 	n.nics = make([]nic, nt)
-	n.nicCredits = make([]int32, nt*n.vcs)
 	n.srcQ = make([]idQueue, nt)
 	n.arrRNG = make([]*rand.Rand, nt)
 	n.destRNG = make([]*rand.Rand, nt)
 	n.lenRNG = make([]*rand.Rand, nt)
 	for i := 0; i < nt; i++ {
 		n.nics[i] = nic{cur: -1}
-		for v := 0; v < n.vcs; v++ {
-			n.nicCredits[i*n.vcs+v] = int32(n.cfg.Router.BufferDepth)
-		}
 		n.arrRNG[i] = sim.NewStream(n.cfg.Seed, sim.PurposeTrafficArrival, uint64(i))
 		n.destRNG[i] = sim.NewStream(n.cfg.Seed, sim.PurposeTrafficDest, uint64(i))
 		n.lenRNG[i] = sim.NewStream(n.cfg.Seed, sim.PurposeTrafficLength, uint64(i))
@@ -445,15 +481,8 @@ func (n *Network) Step() {
 	for _, f := range n.sinks.take(now) {
 		n.deliver(f)
 	}
-	for _, a := range n.arrivals.take(now) {
-		n.routers[a.node].Accept(int(a.port), int(a.vc), a.flit, now)
-		n.wakeNow(int(a.node))
-	}
 	for _, c := range n.credits.take(now) {
 		n.routers[c.node].AddCredit(int(c.port), int(c.vc))
-	}
-	for _, v := range n.nicCreds.take(now) {
-		n.nicCredits[v]++
 	}
 	for _, c := range n.control.take(now) {
 		r := n.routers[c.node]
@@ -489,28 +518,8 @@ func (n *Network) stepNode(i int) {
 	if r.Step(now) > 0 {
 		n.lastProgress = now
 	}
-	base := i * n.ports
-	for _, d := range r.Sent {
-		if d.Port == n.local {
-			n.eject(d.Flit)
-			continue
-		}
-		c := n.outCh[base+d.Port]
-		// By topology's port convention the channel enters the downstream
-		// router through the port it left by.
-		f := d.Flit
-		f.Hops++
-		n.arrivals.at(now+n.linkAt, flitArrival{node: n.chanDst[c], port: int32(d.Port), vc: int32(d.VC), flit: f})
-		n.stats.channelFlits[c]++
-		n.flitHops++
-	}
-	at := now + sim.Cycle(n.cfg.CreditDelay)
-	for _, cr := range r.CreditsOut {
-		if cr.Port == n.local {
-			n.nicCreds.at(at, int32(i*n.vcs+cr.VC))
-		} else {
-			n.credits.at(at, creditArrival{node: n.chanSrc[n.inCh[base+cr.Port]], port: int32(cr.Port), vc: int32(cr.VC)})
-		}
+	for _, d := range r.Sent { // only the local port leads to a sink
+		n.eject(d.Flit)
 	}
 	if len(r.Control) > 0 {
 		n.sendControl(i, r)
@@ -553,11 +562,11 @@ func (n *Network) sendControl(i int, r *router.Router) {
 // router i's local port). It reports whether a flit was sent.
 func (n *Network) injectFlit(i, node, port int) bool {
 	now := n.now
-	credits := n.nicCredits[i*n.vcs : (i+1)*n.vcs]
 	q := &n.srcQ[i]
 	if q.n == 0 {
 		return false
 	}
+	r := n.routers[node]
 	ni := &n.nics[i]
 	if ni.cur < 0 {
 		// A new packet takes the next local input VC with a free slot.
@@ -567,7 +576,7 @@ func (n *Network) injectFlit(i, node, port int) bool {
 			if v >= int32(n.vcs) {
 				v -= int32(n.vcs)
 			}
-			if credits[v] > 0 {
+			if r.CanAccept(port, int(v), now) {
 				vc = v
 				break
 			}
@@ -577,7 +586,7 @@ func (n *Network) injectFlit(i, node, port int) bool {
 		}
 		ni.cur, ni.sent, ni.vc = q.front(), 0, vc
 	}
-	if credits[ni.vc] == 0 {
+	if !r.CanAccept(port, int(ni.vc), now) {
 		return false
 	}
 	pk := &n.packets[ni.cur]
@@ -589,12 +598,7 @@ func (n *Network) injectFlit(i, node, port int) bool {
 	if ni.sent == pk.length-1 {
 		f.Flags |= router.Tail
 	}
-	credits[ni.vc]--
-	if n.cfg.InjectionLatency == 0 {
-		n.routers[node].Accept(port, int(ni.vc), f, now)
-	} else {
-		n.arrivals.at(now+sim.Cycle(n.cfg.InjectionLatency), flitArrival{node: int32(node), port: int32(port), vc: ni.vc, flit: f})
-	}
+	r.Accept(port, int(ni.vc), f, now+sim.Cycle(n.cfg.InjectionLatency))
 	n.queuedFlits--
 	n.lastProgress = now
 	ni.sent++
@@ -622,6 +626,53 @@ func (n *Network) eject(f router.Flit) {
 	}
 }
 
+// FlitHops returns the flits sent on network links since the network was
+// built (multistage: the links to sinks included, as every switch crossed
+// counts).
+func (n *Network) FlitHops() int64 {
+	h := n.sinkHops
+	for i, r := range n.routers {
+		for p := 0; p < n.ports; p++ {
+			if c := n.outCh[i*n.ports+p]; c >= 0 && n.chanDst[c] >= 0 {
+				h += r.LinkFlits(p)
+			}
+		}
+	}
+	return h
+}
+
+// linkCount returns the flits router-to-router channel c has carried since
+// the network was built, counted by its sending router; ok is false for a
+// channel from a NIC or to a sink (the network counts those itself).
+func (n *Network) linkCount(c int) (flits int64, ok bool) {
+	src, dst := n.chanSrc[c], n.chanDst[c]
+	if src < 0 || dst < 0 {
+		return 0, false
+	}
+	return n.routers[src].LinkFlits(int(n.chanSrcPort[c])), true
+}
+
+// markLinkCounts remembers the routers' link counts when the measurement
+// starts (they count from the start of the run).
+func (n *Network) markLinkCounts() {
+	n.linkBase = n.linkBase[:0]
+	for c := range n.stats.channelFlits {
+		f, _ := n.linkCount(c)
+		n.linkBase = append(n.linkBase, f)
+	}
+}
+
+// channelFlits returns the flits channel c carried during the measurement.
+func (n *Network) channelFlits(c int) int64 {
+	if f, ok := n.linkCount(c); ok {
+		if c < len(n.linkBase) {
+			f -= n.linkBase[c]
+		}
+		return f
+	}
+	return n.stats.channelFlits[c]
+}
+
 // deliver hands a flit to its destination's sink.
 func (n *Network) deliver(f router.Flit) {
 	n.deliveredFlits++
@@ -644,7 +695,7 @@ func (n *Network) deliver(f router.Flit) {
 // checkConservation panics unless generated flits = delivered + queued +
 // flits on lines and in buffers.
 func (n *Network) checkConservation() {
-	inNet := int64(n.arrivals.count() + n.sinks.count())
+	inNet := int64(n.sinks.count())
 	for i := range n.routers {
 		inNet += int64(n.routers[i].Buffered())
 	}

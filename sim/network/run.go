@@ -139,6 +139,7 @@ func (n *Network) Run(ctx context.Context) (Result, error) {
 		n.stats.periodSum, n.stats.periodCount = 0, 0
 		if !wasMeasuring && mon.Measuring() {
 			n.stats.reset(n.now)
+			n.markLinkCounts()
 			for _, r := range n.routers {
 				r.ResetOccupancy(n.now)
 			}
@@ -191,8 +192,8 @@ func (n *Network) result(mon *sim.Monitor) Result {
 	res.Hops = m.hops.Mean()
 	res.MeanInSystem = m.inSystemSum / float64(m.cycles)
 	res.ChannelUtil = make([]float64, len(m.channelFlits))
-	for c, f := range m.channelFlits {
-		u := float64(f) / float64(m.cycles)
+	for c := range m.channelFlits {
+		u := float64(n.channelFlits(c)) / float64(m.cycles)
 		res.ChannelUtil[c] = u
 		res.MeanChannelUtil += u
 		res.MaxChannelUtil = max(res.MaxChannelUtil, u)
@@ -276,7 +277,7 @@ func (n *Network) deadlockResult() Result {
 		WarmupEnd: int64(n.stats.start)}
 	var buf []router.BlockedVC
 	for i, r := range n.routers {
-		buf = r.Blocked(buf[:0])
+		buf = r.Blocked(buf[:0], n.now)
 		for _, b := range buf {
 			if len(res.Blocked) == 32 {
 				break

@@ -66,12 +66,12 @@ func MeasureSpeed(cfg Config, warmup, cycles int) (Speed, error) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	hops := n.flitHops
+	hops := n.FlitHops()
 	start := time.Now()
 	for i := 0; i < cycles; i++ {
 		n.Step()
 	}
 	elapsed := time.Since(start)
 	runtime.ReadMemStats(&after)
-	return Speed{Cycles: int64(cycles), FlitHops: n.flitHops - hops, Allocs: after.Mallocs - before.Mallocs, Elapsed: elapsed}, nil
+	return Speed{Cycles: int64(cycles), FlitHops: n.FlitHops() - hops, Allocs: after.Mallocs - before.Mallocs, Elapsed: elapsed}, nil
 }

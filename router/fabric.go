@@ -1,0 +1,175 @@
+package router
+
+import (
+	"fmt"
+
+	"github.com/flitsim/flitsim/sim"
+)
+
+// Fabric is what the routers of one network share once they are wired
+// together (Attach, Connect). A wired router writes each flit it sends
+// straight into the input buffer of the router downstream, stamped with
+// the cycle it arrives (the flit is invisible there until then), and reads
+// its credits from that buffer: a slot freed in cycle t may be filled
+// again from t + CreditDelay on. No flit or credit is ever copied through
+// a delay line, and the timing is exactly that of links of LinkDelay
+// cycles and credit lines of CreditDelay cycles.
+type Fabric struct {
+	// LinkDelay is the number of cycles from the cycle a flit wins switch
+	// allocation to the cycle it is in the next router's input buffer:
+	// SwitchAllocDelay + SwitchTraversalDelay + link latency, >= 1.
+	LinkDelay sim.Cycle
+	// CreditDelay is the number of cycles from the cycle a buffer slot is
+	// freed to the first cycle the sending side may fill it again, >= 1.
+	CreditDelay sim.Cycle
+	// Wake is the set of routers to step in the next cycle, one bit per
+	// router id; writing a flit into a router sets its bit. It points at
+	// the network's set, which the network swaps every cycle.
+	Wake *[]uint64
+}
+
+// link is where an output port leads: the router downstream and the
+// offset from this router's absolute output VC (port*V+vc) to the
+// downstream input VC; to is nil for a port leading to a sink.
+type link struct {
+	to     *Router
+	offset int32
+}
+
+// Attach makes r a router of fabric f: its input slots become credits read
+// by whoever feeds them (Connect, CanAccept) and it no longer reports
+// CreditsOut.
+func (r *Router) Attach(f *Fabric) error {
+	if f.LinkDelay < 1 || f.CreditDelay < 1 || f.Wake == nil {
+		return fmt.Errorf("router %d: fabric needs LinkDelay and CreditDelay >= 1 and a wake set", r.id)
+	}
+	if len(*f.Wake)*64 <= r.id {
+		return fmt.Errorf("router %d: wake set holds %d routers", r.id, len(*f.Wake)*64)
+	}
+	r.fab = f
+	return nil
+}
+
+// Connect wires output port q of r to input port downPort of router down
+// (both attached to the same fabric, with the same VCs and buffer depth):
+// output VC v of q feeds input VC v of downPort.
+func (r *Router) Connect(q int, down *Router, downPort int) error {
+	switch {
+	case r.fab == nil || down.fab != r.fab:
+		return fmt.Errorf("router %d: connect to router %d needs both attached to one fabric", r.id, down.id)
+	case q < 0 || q >= r.ports || downPort < 0 || downPort >= down.ports:
+		return fmt.Errorf("router %d: connect port %d to port %d of router %d: no such port", r.id, q, downPort, down.id)
+	case down.vcs != r.vcs || down.depth != r.depth:
+		return fmt.Errorf("router %d: connect to router %d with %d VCs x %d flits, want %d x %d", r.id, down.id, down.vcs, down.depth, r.vcs, r.depth)
+	}
+	r.links[q] = link{to: down, offset: int32((downPort - q) * r.vcs)}
+	return nil
+}
+
+// CanAccept reports whether input VC (port, vc) of an attached router has
+// a slot the feeding NIC may fill in cycle now (its credit has come back).
+func (r *Router) CanAccept(port, vc int, now sim.Cycle) bool {
+	return r.freeFor(int32(port*r.vcs+vc), 1, now-r.fab.CreditDelay)
+}
+
+// freeFor reports whether input VC i has need free slots that were freed
+// in cycle seen or before: the credits the feeding side holds in cycle
+// seen + CreditDelay. Slots are filled and emptied in ring order, so the
+// free ones, from the write position on, were freed in increasing cycles
+// and the need-th of them decides.
+func (r *Router) freeFor(i, need int32, seen sim.Cycle) bool {
+	if need <= 0 {
+		return true
+	}
+	ivc := &r.in[i]
+	if ivc.count+need > int32(r.depth) {
+		return false
+	}
+	pos := ivc.head + ivc.count + need - 1
+	if pos >= int32(r.depth) {
+		pos -= int32(r.depth)
+	}
+	return r.freed[int(i)*r.depth+int(pos)] <= seen
+}
+
+// visibleFree returns the free slots of input VC i that were freed in
+// cycle seen or before (see freeFor).
+func (r *Router) visibleFree(i int32, seen sim.Cycle) int32 {
+	ivc := &r.in[i]
+	free := int32(r.depth) - ivc.count
+	pos := ivc.head + ivc.count
+	base := int(i) * r.depth
+	for k := int32(0); k < free; k++ {
+		if pos >= int32(r.depth) {
+			pos -= int32(r.depth)
+		}
+		if r.freed[base+int(pos)] > seen {
+			return k
+		}
+		pos++
+	}
+	return free
+}
+
+// hasCredits reports whether absolute output VC o (of port q) holds need
+// credits in cycle now. For a port wired to a router, ovCredits caches a
+// lower bound (credits seen at the last look, minus flits sent since),
+// refreshed from the downstream slots only when it falls short: the
+// downstream router's memory is read once per refill, not per flit.
+func (r *Router) hasCredits(q, o, need int32, now sim.Cycle) bool {
+	if r.ovCredits[o] >= need {
+		return true
+	}
+	if l := &r.links[q]; l.to != nil {
+		r.ovCredits[o] = l.to.visibleFree(o+l.offset, now-r.fab.CreditDelay)
+		return r.ovCredits[o] >= need
+	}
+	return false
+}
+
+// creditCount returns the credits of absolute output VC o (of port q) in
+// cycle now, for reports; -1 means unlimited (a sink port).
+func (r *Router) creditCount(q, o int32, now sim.Cycle) int {
+	if l := &r.links[q]; l.to != nil {
+		return int(l.to.visibleFree(o+l.offset, now-r.fab.CreditDelay))
+	}
+	if int(o) >= r.noInfiniteCreditsAt {
+		return -1
+	}
+	return int(r.ovCredits[o])
+}
+
+// arrived reports whether the first k flits of input VC i are in its
+// buffer in cycle now (a flit written with a later arrival cycle is still
+// on its link).
+func (r *Router) arrived(i int, k int32, now sim.Cycle) bool {
+	ivc := &r.in[i]
+	if k <= 0 {
+		return true
+	}
+	if ivc.count < k {
+		return false
+	}
+	pos := ivc.head + k - 1
+	if pos >= int32(r.depth) {
+		pos -= int32(r.depth)
+	}
+	return r.stamp[i*r.depth+int(pos)] <= now
+}
+
+// Arrived returns the flits in the router's input buffers in cycle now,
+// those still on their links excluded.
+func (r *Router) Arrived(now sim.Cycle) int {
+	n := 0
+	for i := range r.in {
+		ivc := &r.in[i]
+		for k := int32(1); k <= ivc.count && r.arrived(i, k, now); k++ {
+			n++
+		}
+	}
+	return n
+}
+
+// LinkFlits returns the flits sent through output port q to a connected
+// router since the router was built.
+func (r *Router) LinkFlits(q int) int64 { return r.linkFlits[q] }
