@@ -100,7 +100,7 @@ func (r *Router) selectVC(i int, cutThrough bool, now sim.Cycle) int32 {
 	}
 	var need int32
 	if cutThrough {
-		need = r.buf[i*r.depth+int(r.in[i].head)].Len
+		need = r.slots[i*r.depth+int(r.in[i].head)].flit.Len
 	}
 	if o := r.pickFree(i, passAdaptive, excl, need, now); o >= 0 {
 		return o
@@ -171,6 +171,7 @@ func (r *Router) pickFree(i, pass int, excl, need int32, now sim.Cycle) int32 {
 // occupancy change.
 func (r *Router) own(o, i, q int32, now sim.Cycle) {
 	r.ovOwner[o] = i
+	r.freeOV &^= 1 << (uint(o) & 63)
 	r.occTick(q, now)
 	r.busy[q]++
 }
@@ -178,6 +179,7 @@ func (r *Router) own(o, i, q int32, now sim.Cycle) {
 // release frees output VC o of port q.
 func (r *Router) release(o, q int32, now sim.Cycle) {
 	r.ovOwner[o] = -1
+	r.freeOV |= 1 << (uint(o) & 63)
 	r.occTick(q, now)
 	r.busy[q]--
 }

@@ -23,8 +23,9 @@ type Fabric struct {
 	// freed to the first cycle the sending side may fill it again, >= 1.
 	CreditDelay sim.Cycle
 	// Wake is the set of routers to step in the next cycle, one bit per
-	// router id; writing a flit into a router sets its bit. It points at
-	// the network's set, which the network swaps every cycle.
+	// router id; writing a flit into a router sets its bit. The routers
+	// keep pointers into it: its owner must empty it in place every cycle,
+	// never replace it.
 	Wake *[]uint64
 }
 
@@ -47,6 +48,8 @@ func (r *Router) Attach(f *Fabric) error {
 		return fmt.Errorf("router %d: wake set holds %d routers", r.id, len(*f.Wake)*64)
 	}
 	r.fab = f
+	r.wakeWord = &(*f.Wake)[r.id>>6]
+	r.wakeBit = 1 << (uint(r.id) & 63)
 	return nil
 }
 
@@ -89,7 +92,7 @@ func (r *Router) freeFor(i, need int32, seen sim.Cycle) bool {
 	if pos >= int32(r.depth) {
 		pos -= int32(r.depth)
 	}
-	return r.freed[int(i)*r.depth+int(pos)] <= seen
+	return r.slots[int(i)*r.depth+int(pos)].freed <= seen
 }
 
 // visibleFree returns the free slots of input VC i that were freed in
@@ -103,7 +106,7 @@ func (r *Router) visibleFree(i int32, seen sim.Cycle) int32 {
 		if pos >= int32(r.depth) {
 			pos -= int32(r.depth)
 		}
-		if r.freed[base+int(pos)] > seen {
+		if r.slots[base+int(pos)].freed > seen {
 			return k
 		}
 		pos++
@@ -120,9 +123,13 @@ func (r *Router) hasCredits(q, o, need int32, now sim.Cycle) bool {
 	if r.ovCredits[o] >= need {
 		return true
 	}
-	if l := &r.links[q]; l.to != nil {
+	if l := &r.links[q&63]; l.to != nil {
 		r.ovCredits[o] = l.to.visibleFree(o+l.offset, now-r.fab.CreditDelay)
 		return r.ovCredits[o] >= need
+	}
+	if int(o) >= r.noInfiniteCreditsAt {
+		r.ovCredits[o] = unlimited // counted down by traverse; refilled here
+		return true
 	}
 	return false
 }
@@ -130,7 +137,7 @@ func (r *Router) hasCredits(q, o, need int32, now sim.Cycle) bool {
 // creditCount returns the credits of absolute output VC o (of port q) in
 // cycle now, for reports; -1 means unlimited (a sink port).
 func (r *Router) creditCount(q, o int32, now sim.Cycle) int {
-	if l := &r.links[q]; l.to != nil {
+	if l := &r.links[q&63]; l.to != nil {
 		return int(l.to.visibleFree(o+l.offset, now-r.fab.CreditDelay))
 	}
 	if int(o) >= r.noInfiniteCreditsAt {
@@ -154,7 +161,7 @@ func (r *Router) arrived(i int, k int32, now sim.Cycle) bool {
 	if pos >= int32(r.depth) {
 		pos -= int32(r.depth)
 	}
-	return r.stamp[i*r.depth+int(pos)] <= now
+	return r.slots[i*r.depth+int(pos)].at <= now
 }
 
 // Arrived returns the flits in the router's input buffers in cycle now,

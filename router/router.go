@@ -152,6 +152,25 @@ const (
 	vcScoutWait              // scouting: owns output VC outVC, the data waits for the header's acknowledgements
 )
 
+// slot is one flit place of an input buffer.
+type slot struct {
+	flit  Flit
+	at    sim.Cycle // cycle the flit arrives (it is invisible before)
+	freed sim.Cycle // cycle the slot was last emptied: its credit is the feeder's CreditDelay later
+}
+
+// portState is one port's allocation state: its work masks (bit v set when
+// VC v may request the switch, i.e. is active with flits, or waits for VC
+// allocation), its switch-allocator pointers and the allocator's scratch.
+type portState struct {
+	saMask   uint64 // as an input port: VCs requesting the switch
+	vaMask   uint64 // as an input port: VCs waiting for VC allocation
+	saReqBy  uint64 // SA scratch, as an output port: the input ports requesting it
+	saInPtr  int32  // SA input-stage pointer
+	saOutPtr int32  // SA output-stage pointer
+	saReqVC  int32  // SA scratch, as an input port: the VC it requests with
+}
+
 type inputVC struct {
 	head, count int32 // ring buffer position and occupancy
 	state       uint8
@@ -196,41 +215,45 @@ type Router struct {
 	occ   []int64
 
 	in        []inputVC
-	buf       []Flit
-	stamp     []sim.Cycle // per buffer slot: cycle its flit arrives (is visible)
-	freed     []sim.Cycle // per buffer slot: cycle it was last emptied (the feeder's credit, CreditDelay later)
-	ovOwner   []int32     // owning input VC of each output VC, -1 when free
-	ovCredits []int32     // free slots downstream of each output VC
-	vaPtr     []int32     // VA input-stage round-robin pointer per input VC
-	ovPtr     []int32     // VA output-stage round-robin pointer per output VC
-	saInPtr   []int32     // SA input-stage pointer per input port
-	saOutPtr  []int32     // SA output-stage pointer per output port
+	slots     []slot  // input buffers: VC i holds slots [i*depth, (i+1)*depth)
+	ovOwner   []int32 // owning input VC of each output VC, -1 when free
+	ovCredits []int32 // free slots downstream of each output VC (wired: a cached lower bound)
+	vaPtr     []int32 // VA input-stage round-robin pointer per input VC
+	ovPtr     []int32 // VA output-stage round-robin pointer per output VC
 
 	// scratch, reused every cycle
 	cand      []Candidate
-	vaReq     []int32  // requested output VC per input VC, -1 none
-	vaTouched []int32  // output VCs with at least one request this cycle
-	saReqVC   []int32  // SA: chosen VC per input port
-	saReqBy   []uint64 // SA: per output port, the input ports requesting it
+	vaReq     []int32 // requested output VC per input VC, -1 none
+	vaTouched []int32 // output VCs with at least one request this cycle
 
 	buffered int // flits in input buffers, those still on their links included
 
 	// Wiring (fabric.go); fab is nil for a stand-alone router, whose
 	// outputs all go to Sent and whose credits are counted in ovCredits.
-	fab       *Fabric
-	links     []link  // per output port
-	linkFlits []int64 // per output port: flits sent to a connected router
-	portOf    []uint8 // per input VC: its port (no division on the hot path)
-	vcOf      []uint8 // per input VC: its index within the port
-	waitingVA int     // input VCs in vcRouting
+	fab      *Fabric
+	wakeWord *uint64 // fab.Wake's word holding this router's bit
+	wakeBit  uint64
+	saf      bool // store-and-forward
 
-	// Work masks, so allocation touches only VCs that have work: per input
-	// port, bit v set when VC v may request the switch (active with flits)
-	// or waits for VC allocation (routing); and the ports with any bit set.
-	saMask  [64]uint64 // indexed by port & 63: no bounds check on the hot path
-	vaMask  [64]uint64
+	// With at most 64 output VCs, freeOV has bit o set while output VC o is
+	// free and vaFast is true: a header whose admissible VCs (adm) are all
+	// taken skips VC allocation without looking at them.
+	vaFast    bool
+	freeOV    uint64
+	adm       []uint64 // per input VC
+	portMask  uint64   // the low `ports` bits
+	links     [64]link // per output port (& 63)
+	linkFlits []int64  // per output port: flits sent to a connected router
+	portOf    []uint8  // per input VC: its port (no division on the hot path)
+	vcOf      []uint8  // per input VC: its index within the port
+	waitingVA int      // input VCs in vcRouting
+
+	// Per-port state, indexed by port & 63 (no bounds check on the hot
+	// path), and the ports with any saMask or vaMask bit set.
+	port    [64]portState
 	saPorts uint64
 	vaPorts uint64
+	vcMask  uint64 // the low V bits
 
 	// Sent and CreditsOut are this cycle's outputs, valid until the next Step.
 	Sent       []Departure
@@ -267,17 +290,13 @@ func New(id, ports int, cfg Config, ejectVCs, classes int, route RouteFunc, rng 
 	r := &Router{
 		id: id, cfg: cfg, ports: ports, vcs: cfg.VCs, depth: cfg.BufferDepth,
 		local: ports - 1, ejectVCs: ejectVCs, classes: classes, route: route, rng: rng,
-		in: make([]inputVC, n), buf: make([]Flit, n*cfg.BufferDepth),
-		stamp: make([]sim.Cycle, n*cfg.BufferDepth), freed: make([]sim.Cycle, n*cfg.BufferDepth),
-		links: make([]link, ports), linkFlits: make([]int64, ports),
-		ovOwner: make([]int32, n), ovCredits: make([]int32, n),
+		in: make([]inputVC, n), slots: make([]slot, n*cfg.BufferDepth),
+		linkFlits: make([]int64, ports),
+		ovOwner:   make([]int32, n), ovCredits: make([]int32, n),
 		vaPtr: make([]int32, n), ovPtr: make([]int32, n),
-		saInPtr: make([]int32, ports), saOutPtr: make([]int32, ports),
 		cand:  make([]Candidate, 0, ports+1),
 		vaReq: make([]int32, n), vaTouched: make([]int32, 0, n),
-		saReqVC: make([]int32, ports),
-		saReqBy: make([]uint64, ports),
-		Sent:    make([]Departure, 0, ports), CreditsOut: make([]CreditReturn, 0, ports),
+		Sent: make([]Departure, 0, ports), CreditsOut: make([]CreditReturn, 0, ports),
 		busy: make([]int32, ports), occAt: make([]sim.Cycle, ports), occ: make([]int64, ports*(cfg.VCs+1)),
 	}
 	r.noInfiniteCreditsAt = r.local * r.vcs
@@ -292,8 +311,15 @@ func New(id, ports int, cfg Config, ejectVCs, classes int, route RouteFunc, rng 
 		r.Control = make([]Control, 0, 2*ports)
 		r.enableRich()
 	}
-	for k := range r.freed {
-		r.freed[k] = neverFreed
+	for k := range r.slots {
+		r.slots[k].freed = neverFreed
+	}
+	r.vcMask = ^uint64(0) >> (64 - uint(cfg.VCs))
+	r.portMask = ^uint64(0) >> (64 - uint(ports))
+	r.saf = cfg.Switching == StoreAndForward
+	if n <= 64 {
+		r.vaFast, r.freeOV = true, ^uint64(0)>>(64-uint(n))
+		r.adm = make([]uint64, n)
 	}
 	r.portOf, r.vcOf = make([]uint8, n), make([]uint8, n)
 	for i := range r.portOf {
@@ -351,12 +377,12 @@ func (r *Router) accept(i int, f Flit, now sim.Cycle) {
 	if pos >= r.depth {
 		pos -= r.depth
 	}
-	r.buf[i*r.depth+pos] = f
-	r.stamp[i*r.depth+pos] = now
+	sl := &r.slots[i*r.depth+pos]
+	sl.flit, sl.at = f, now
 	ivc.count++
 	r.buffered++
 	if r.fab != nil {
-		(*r.fab.Wake)[uint(r.id)>>6] |= 1 << (uint(r.id) & 63)
+		*r.wakeWord |= r.wakeBit
 	}
 	if ivc.count == 1 {
 		switch ivc.state {
@@ -389,12 +415,12 @@ func (r *Router) mark(p, v int) {
 		r.clearSA(p, v)
 	}
 	bit := uint64(1) << uint(v)
-	p &= 63
+	ps := &r.port[p&63]
 	if ivc.state == vcRouting {
-		r.vaMask[p] |= bit
+		ps.vaMask |= bit
 		r.vaPorts |= 1 << uint(p)
-	} else if m := r.vaMask[p] &^ bit; m != r.vaMask[p] {
-		r.vaMask[p] = m
+	} else if m := ps.vaMask &^ bit; m != ps.vaMask {
+		ps.vaMask = m
 		if m == 0 {
 			r.vaPorts &^= 1 << uint(p)
 		}
@@ -403,18 +429,16 @@ func (r *Router) mark(p, v int) {
 
 // setSA marks input VC (p, v) as requesting the switch.
 func (r *Router) setSA(p, v int) {
-	p &= 63
-	r.saMask[p] |= 1 << uint(v)
-	r.saPorts |= 1 << uint(p)
+	r.port[p&63].saMask |= 1 << (uint(v) & 63)
+	r.saPorts |= 1 << (uint(p) & 63)
 }
 
 // clearSA marks input VC (p, v) as not requesting the switch.
 func (r *Router) clearSA(p, v int) {
-	p &= 63
-	m := r.saMask[p] &^ (1 << uint(v))
-	r.saMask[p] = m
-	if m == 0 {
-		r.saPorts &^= 1 << uint(p)
+	ps := &r.port[p&63]
+	ps.saMask &^= 1 << (uint(v) & 63)
+	if ps.saMask == 0 {
+		r.saPorts &^= 1 << (uint(p) & 63)
 	}
 }
 
@@ -422,9 +446,10 @@ func (r *Router) clearSA(p, v int) {
 // which reached the front in cycle at, or arrives there later.
 func (r *Router) startRouting(i int, at sim.Cycle) {
 	ivc := &r.in[i]
-	f := r.buf[i*r.depth+int(ivc.head)]
-	if a := r.stamp[i*r.depth+int(ivc.head)]; a > at {
-		at = a
+	front := &r.slots[i*r.depth+int(ivc.head)]
+	f := front.flit
+	if front.at > at {
+		at = front.at
 	}
 	if !f.IsHead() {
 		panic(fmt.Sprintf("router %d: input VC %d has a non-head flit of packet %d at the front of an idle VC", r.id, i, f.Packet))
@@ -470,6 +495,9 @@ func (r *Router) computeRoute(i int, dest int32, at sim.Cycle) {
 	}
 	ivc.outPort = int32(c.Port)
 	ivc.vcLo, ivc.vcHi = r.vcRange(c)
+	if r.vaFast {
+		r.adm[i] = ^uint64(0) >> (64 - uint(ivc.vcHi-ivc.vcLo)) << (uint(ivc.vcLo) & 63)
+	}
 	if r.rich {
 		r.nCand[i] = 0
 		r.addCandidate(i, c)
@@ -506,7 +534,7 @@ func (r *Router) allocateVCs(now sim.Cycle) {
 	cutThrough := r.cfg.Switching == VirtualCutThrough || r.cfg.Switching == StoreAndForward
 	for ports := r.vaPorts; ports != 0; ports &= ports - 1 {
 		p := bits.TrailingZeros64(ports)
-		for m := r.vaMask[p&63]; m != 0; m &= m - 1 {
+		for m := r.port[p&63].vaMask; m != 0; m &= m - 1 {
 			i := p*r.vcs + bits.TrailingZeros64(m)
 			ivc := &r.in[i]
 			ivc.outVC = -1 // no request unless one is made below
@@ -525,6 +553,9 @@ func (r *Router) allocateVCs(now sim.Cycle) {
 				}
 				continue
 			}
+			if r.vaFast && r.adm[i]&r.freeOV == 0 {
+				continue // every admissible output VC is taken
+			}
 			// Input stage: first free admissible output VC at or after the pointer.
 			span := ivc.vcHi - ivc.vcLo
 			start := r.vaPtr[i]
@@ -533,7 +564,7 @@ func (r *Router) allocateVCs(now sim.Cycle) {
 			}
 			var need int32
 			if cutThrough && ivc.outPort != int32(r.local) {
-				need = r.buf[i*r.depth+int(ivc.head)].Len
+				need = r.slots[i*r.depth+int(ivc.head)].flit.Len
 			}
 			for k := int32(0); k < span; k++ {
 				o := start + k
@@ -590,110 +621,124 @@ func (r *Router) allocateVCs(now sim.Cycle) {
 }
 
 // allocateSwitch is the separable input-first switch allocator followed by
-// switch traversal of the winners.
+// switch traversal of the winners. It is the hot loop of the simulator
+// (one pass per busy router and cycle): state it reads several times is
+// held in locals, per-port state is indexed by port & 63 and shift counts
+// are masked, so the compiler emits no bounds or shift checks for them.
 func (r *Router) allocateSwitch(now sim.Cycle) {
+	in := r.in
+	slots := r.slots
+	depth := int32(r.depth)
+	vcs := uint(r.vcs)
+	saf := r.saf
 	var requested uint64 // bit q set: output port q has a request
-	saf := r.cfg.Switching == StoreAndForward
 	for ports := r.saPorts; ports != 0; ports &= ports - 1 {
-		p := bits.TrailingZeros64(ports)
+		p := uint(bits.TrailingZeros64(ports))
+		ps := &r.port[p&63]
 		// Input stage: the first eligible VC at or after the port's pointer.
-		m := rotate(r.saMask[p&63], uint(r.saInPtr[p]), uint(r.vcs))
-		for ; m != 0; m &= m - 1 {
-			v := int(r.saInPtr[p]) + bits.TrailingZeros64(m)
-			if v >= r.vcs {
-				v -= r.vcs
+		k := uint(ps.saInPtr)
+		for m := rotate(ps.saMask, k, vcs, r.vcMask); m != 0; m &= m - 1 {
+			v := k + uint(bits.TrailingZeros64(m))
+			if v >= vcs {
+				v -= vcs
 			}
-			i := p*r.vcs + v
-			ivc := &r.in[i]
-			if ivc.readyAt > now || r.stamp[i*r.depth+int(ivc.head)] > now {
+			i := int32(p*vcs + v)
+			ivc := &in[i]
+			if ivc.readyAt > now || slots[i*depth+ivc.head].at > now {
 				continue // in the pipeline, or the flit is still on its link
 			}
-			q := ivc.outPort
-			if r.ovCredits[ivc.outVC] == 0 && !r.hasCredits(q, ivc.outVC, 1, now) {
+			if r.ovCredits[ivc.outVC] == 0 && !r.hasCredits(ivc.outPort, ivc.outVC, 1, now) {
 				continue
 			}
-			if saf && !r.arrived(i, ivc.remain, now) {
+			if saf && !r.arrived(int(i), ivc.remain, now) {
 				continue
 			}
-			r.saReqVC[p] = int32(v)
-			r.saReqBy[q] |= 1 << uint(p)
-			requested |= 1 << uint(q)
+			ps.saReqVC = int32(v)
+			q := uint(ivc.outPort) & 63
+			r.port[q].saReqBy |= 1 << p
+			requested |= 1 << q
 			break
 		}
 	}
 	// Output stage: each requested output port grants the first requesting
-	// input port at or after its pointer.
+	// input port at or after its pointer, and the flit traverses.
+	nports := uint(r.ports)
+	portMask := r.portMask
 	for ; requested != 0; requested &= requested - 1 {
-		q := bits.TrailingZeros64(requested)
-		start := int(r.saOutPtr[q])
-		p := start + bits.TrailingZeros64(rotate(r.saReqBy[q], uint(start), uint(r.ports)))
-		if p >= r.ports {
-			p -= r.ports
+		q := uint(bits.TrailingZeros64(requested))
+		qs := &r.port[q&63]
+		start := uint(qs.saOutPtr)
+		p := start + uint(bits.TrailingZeros64(rotate(qs.saReqBy, start, nports, portMask)))
+		if p >= nports {
+			p -= nports
 		}
-		r.saReqBy[q] = 0
-		v := int(r.saReqVC[p])
-		r.saOutPtr[q] = int32(p + 1)
-		if int(r.saOutPtr[q]) == r.ports {
-			r.saOutPtr[q] = 0
+		qs.saReqBy = 0
+		qs.saOutPtr = int32(p + 1)
+		if uint(qs.saOutPtr) == nports {
+			qs.saOutPtr = 0
 		}
-		r.saInPtr[p] = int32(v + 1)
-		if int(r.saInPtr[p]) == r.vcs {
-			r.saInPtr[p] = 0
+		ps := &r.port[p&63]
+		v := uint(ps.saReqVC)
+		ps.saInPtr = int32(v + 1)
+		if uint(ps.saInPtr) == vcs {
+			ps.saInPtr = 0
 		}
-		r.traverse(p, v, now)
+		r.traverse(int(p*vcs+v), now)
 	}
 }
 
-// rotate returns the n-bit mask m rotated right by k (0 <= k < n), so that
-// bit k of m becomes bit 0: the round-robin pointer's entry comes first.
-func rotate(m uint64, k, n uint) uint64 {
-	if k == 0 {
-		return m
-	}
-	return m>>k | m<<(n-k)&(1<<n-1)
+// rotate returns the n-bit mask m (mask = the low n bits) rotated right by
+// k (0 <= k < n <= 64), so that bit k of m becomes bit 0: the round-robin
+// pointer's entry comes first.
+func rotate(m uint64, k, n uint, mask uint64) uint64 {
+	return (m>>(k&63) | m<<((n-k)&63)) & mask
 }
 
-// traverse moves the front flit of input VC (p, v) through the crossbar.
-func (r *Router) traverse(p, v int, now sim.Cycle) {
-	i := p*r.vcs + v
+// traverse moves the front flit of input VC i through the crossbar: into
+// the downstream buffer (a wired port) or the outbox Sent.
+func (r *Router) traverse(i int, now sim.Cycle) {
 	ivc := &r.in[i]
-	slot := i*r.depth + int(ivc.head)
-	f := r.buf[slot]
-	r.freed[slot] = now
+	sl := &r.slots[i*r.depth+int(ivc.head)]
+	f := sl.flit
+	sl.freed = now
 	ivc.head++
-	if int(ivc.head) == r.depth {
+	if ivc.head == int32(r.depth) {
 		ivc.head = 0
 	}
 	ivc.count--
 	ivc.remain--
 	r.buffered--
-	o := int(ivc.outVC)
-	q := int(ivc.outPort)
-	if o < r.noInfiniteCreditsAt {
-		r.ovCredits[o]--
-	}
-	if l := &r.links[q]; l.to != nil {
+	o := ivc.outVC
+	q := ivc.outPort
+	r.ovCredits[o]-- // the local port's count is unlimited
+	if l := &r.links[q&63]; l.to != nil {
 		f.Hops++
 		r.linkFlits[q]++
-		l.to.accept(o+int(l.offset), f, now+r.fab.LinkDelay)
+		l.to.accept(int(o+l.offset), f, now+r.fab.LinkDelay)
 	} else {
-		r.Sent = append(r.Sent, Departure{Port: q, VC: o - q*r.vcs, Flit: f})
+		r.Sent = append(r.Sent, Departure{Port: int(q), VC: int(o - q*int32(r.vcs)), Flit: f})
 	}
 	if r.fab == nil {
-		r.CreditsOut = append(r.CreditsOut, CreditReturn{Port: p, VC: v})
+		r.CreditsOut = append(r.CreditsOut, CreditReturn{Port: int(r.portOf[i]), VC: int(r.vcOf[i])})
 	}
 	if f.IsTail() {
-		r.release(int32(o), int32(q), now+1) // busy through this cycle
-		ivc.state = vcIdle
-		if r.scout != nil {
-			r.nextHeader(i, now+1)
-		} else if ivc.count > 0 {
-			r.startRouting(i, now+1)
-		}
-		r.mark(p, v)
+		r.tailLeft(i, o, q, now)
 	} else if ivc.count == 0 {
-		r.clearSA(p, v) // still active, waiting for its next flit
+		r.clearSA(int(r.portOf[i]), int(r.vcOf[i])) // still active, waiting for its next flit
 	}
+}
+
+// tailLeft ends the packet of input VC i, whose tail just left through
+// output VC o of port q, and starts the next one if it is there.
+func (r *Router) tailLeft(i int, o, q int32, now sim.Cycle) {
+	r.release(o, q, now+1) // busy through this cycle
+	r.in[i].state = vcIdle
+	if r.scout != nil {
+		r.nextHeader(i, now+1)
+	} else if r.in[i].count > 0 {
+		r.startRouting(i, now+1)
+	}
+	r.mark(int(r.portOf[i]), int(r.vcOf[i]))
 }
 
 // BlockedVC describes an input VC holding flits, for deadlock reports.
@@ -716,7 +761,7 @@ func (r *Router) Blocked(dst []BlockedVC, now sim.Cycle) []BlockedVC {
 			continue
 		}
 		b := BlockedVC{Port: i / r.vcs, VC: i % r.vcs, Flits: int(ivc.count),
-			Packet: r.buf[i*r.depth+int(ivc.head)].Packet, OutPort: int(ivc.outPort), OutVC: -1, OutCredits: -1}
+			Packet: r.slots[i*r.depth+int(ivc.head)].flit.Packet, OutPort: int(ivc.outPort), OutVC: -1, OutCredits: -1}
 		switch ivc.state {
 		case vcRouting:
 			b.State = "vc-allocation"

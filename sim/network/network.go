@@ -506,7 +506,8 @@ func (n *Network) Step() {
 	if n.cfg.Debug {
 		n.checkConservation()
 	}
-	n.active, n.nextActive = n.nextActive, n.active
+	copy(n.active, n.nextActive) // in place: the routers point into nextActive
+	clear(n.nextActive)
 	n.now++
 }
 
