@@ -88,10 +88,7 @@ func (r *Router) freeFor(i, need int32, seen sim.Cycle) bool {
 	if ivc.count+need > int32(r.depth) {
 		return false
 	}
-	pos := ivc.head + ivc.count + need - 1
-	if pos >= int32(r.depth) {
-		pos -= int32(r.depth)
-	}
+	pos := wrap(uint(ivc.head+ivc.count+need-1), uint(r.depth))
 	return r.slots[int(i)*r.depth+int(pos)].freed <= seen
 }
 
@@ -116,22 +113,41 @@ func (r *Router) visibleFree(i int32, seen sim.Cycle) int32 {
 
 // hasCredits reports whether absolute output VC o (of port q) holds need
 // credits in cycle now. For a port wired to a router, ovCredits caches a
-// lower bound (credits seen at the last look, minus flits sent since),
-// refreshed from the downstream slots only when it falls short: the
-// downstream router's memory is read once per refill, not per flit.
+// lower bound (credits known at the last look, minus flits sent since),
+// checked against the downstream slots only when it falls short.
 func (r *Router) hasCredits(q, o, need int32, now sim.Cycle) bool {
 	if r.ovCredits[o] >= need {
 		return true
 	}
 	if l := &r.links[q&63]; l.to != nil {
-		r.ovCredits[o] = l.to.visibleFree(o+l.offset, now-r.fab.CreditDelay)
-		return r.ovCredits[o] >= need
+		if !l.to.freeFor(o+l.offset, need, now-r.fab.CreditDelay) {
+			return false
+		}
+		r.ovCredits[o] = need // at least need are there
+		return true
 	}
 	if int(o) >= r.noInfiniteCreditsAt {
 		r.ovCredits[o] = unlimited // counted down by traverse; refilled here
 		return true
 	}
 	return false
+}
+
+// canSend reports whether absolute output VC o (of port q) holds a credit
+// in cycle now: the switch allocator's check, made for every request. For
+// a wired port it reads the downstream slot the flit would take, without a
+// data-dependent branch (a cached count would save the read but its test
+// is mispredicted at random, which costs more).
+func (r *Router) canSend(q, o int32, now sim.Cycle) bool {
+	if l := &r.links[q&63]; l.to != nil {
+		d := l.to
+		j := o + l.offset
+		ivc := &d.in[j]
+		pos := wrap(uint(ivc.head+ivc.count), uint(d.depth))
+		seen := now - r.fab.CreditDelay
+		return b2u(ivc.count < int32(d.depth))&b2u(d.slots[int(j)*d.depth+int(pos)].freed <= seen) != 0
+	}
+	return r.ovCredits[o] > 0
 }
 
 // creditCount returns the credits of absolute output VC o (of port q) in

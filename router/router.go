@@ -373,10 +373,7 @@ func (r *Router) accept(i int, f Flit, now sim.Cycle) {
 	if int(ivc.count) == r.depth {
 		panic(fmt.Sprintf("router %d: input VC (%d,%d) overflow: credit protocol violated", r.id, i/r.vcs, i%r.vcs))
 	}
-	pos := int(ivc.head) + int(ivc.count)
-	if pos >= r.depth {
-		pos -= r.depth
-	}
+	pos := int(wrap(uint(ivc.head)+uint(ivc.count), uint(r.depth)))
 	sl := &r.slots[i*r.depth+pos]
 	sl.flit, sl.at = f, now
 	ivc.count++
@@ -638,16 +635,13 @@ func (r *Router) allocateSwitch(now sim.Cycle) {
 		// Input stage: the first eligible VC at or after the port's pointer.
 		k := uint(ps.saInPtr)
 		for m := rotate(ps.saMask, k, vcs, r.vcMask); m != 0; m &= m - 1 {
-			v := k + uint(bits.TrailingZeros64(m))
-			if v >= vcs {
-				v -= vcs
-			}
+			v := wrap(k+uint(bits.TrailingZeros64(m)), vcs)
 			i := int32(p*vcs + v)
 			ivc := &in[i]
 			if ivc.readyAt > now || slots[i*depth+ivc.head].at > now {
 				continue // in the pipeline, or the flit is still on its link
 			}
-			if r.ovCredits[ivc.outVC] == 0 && !r.hasCredits(ivc.outPort, ivc.outVC, 1, now) {
+			if !r.canSend(ivc.outPort, ivc.outVC, now) {
 				continue
 			}
 			if saf && !r.arrived(int(i), ivc.remain, now) {
@@ -668,23 +662,29 @@ func (r *Router) allocateSwitch(now sim.Cycle) {
 		q := uint(bits.TrailingZeros64(requested))
 		qs := &r.port[q&63]
 		start := uint(qs.saOutPtr)
-		p := start + uint(bits.TrailingZeros64(rotate(qs.saReqBy, start, nports, portMask)))
-		if p >= nports {
-			p -= nports
-		}
+		p := wrap(start+uint(bits.TrailingZeros64(rotate(qs.saReqBy, start, nports, portMask))), nports)
 		qs.saReqBy = 0
-		qs.saOutPtr = int32(p + 1)
-		if uint(qs.saOutPtr) == nports {
-			qs.saOutPtr = 0
-		}
+		qs.saOutPtr = int32(wrap(p+1, nports))
 		ps := &r.port[p&63]
 		v := uint(ps.saReqVC)
-		ps.saInPtr = int32(v + 1)
-		if uint(ps.saInPtr) == vcs {
-			ps.saInPtr = 0
-		}
+		ps.saInPtr = int32(wrap(v+1, vcs))
 		r.traverse(int(p*vcs+v), now)
 	}
+}
+
+// wrap returns x-n if x >= n and x otherwise (x < 2n): a ring index one
+// step past the end, computed without a branch (the compiler emits a
+// conditional move; a branch here is mispredicted at random).
+func wrap(x, n uint) uint {
+	return x - n&-b2u(x >= n)
+}
+
+// b2u is 1 for true and 0 for false (a SETcc, not a branch).
+func b2u(b bool) uint {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // rotate returns the n-bit mask m (mask = the low n bits) rotated right by
@@ -701,16 +701,13 @@ func (r *Router) traverse(i int, now sim.Cycle) {
 	sl := &r.slots[i*r.depth+int(ivc.head)]
 	f := sl.flit
 	sl.freed = now
-	ivc.head++
-	if ivc.head == int32(r.depth) {
-		ivc.head = 0
-	}
+	ivc.head = int32(wrap(uint(ivc.head)+1, uint(r.depth)))
 	ivc.count--
 	ivc.remain--
 	r.buffered--
 	o := ivc.outVC
 	q := ivc.outPort
-	r.ovCredits[o]-- // the local port's count is unlimited
+	r.ovCredits[o] -= int32(b2u(int(o) < r.noInfiniteCreditsAt)) // the local port's count is unlimited
 	if l := &r.links[q&63]; l.to != nil {
 		f.Hops++
 		r.linkFlits[q]++

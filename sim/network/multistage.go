@@ -89,13 +89,11 @@ func newMultistage(cfg Config) (*Network, error) {
 			}
 		}
 	}
-	n.feeder = make([]int32, n.perStage*b)
 	n.termSwitch = make([]int32, n.terms)
+	n.termPort = make([]int32, n.terms)
 	for t := 0; t < n.terms; t++ {
 		c := ms.Injection(t)
-		sw, p := n.chanDst[c], n.chanDstPort[c]
-		n.feeder[int(sw)*b+int(p)] = int32(t)
-		n.termSwitch[t] = sw
+		n.termSwitch[t], n.termPort[t] = n.chanDst[c], n.chanDstPort[c]
 	}
 	n.initTerminals()
 	n.initActive()
@@ -138,20 +136,6 @@ func (n *Network) Multistage() *multistage.Network { return n.ms }
 func (n *Network) stepSwitch(sw int) {
 	now := n.now
 	r := n.routers[sw]
-	queued := false
-	if sw < n.perStage {
-		b := n.local
-		for p := 0; p < b; p++ {
-			t := int(n.feeder[sw*b+p])
-			if n.srcQ[t].n == 0 {
-				continue
-			}
-			if n.injectFlit(t, sw, p) {
-				n.stats.channelFlits[t]++ // injection channel c = t
-			}
-			queued = queued || n.srcQ[t].n > 0
-		}
-	}
 	if r.Step(now) > 0 {
 		n.lastProgress = now
 	}
@@ -173,7 +157,7 @@ func (n *Network) stepSwitch(sw int) {
 	buf := int32(r.Arrived(now))
 	n.stageBuf[n.stageOf[sw]] += int64(buf - n.lastBuf[sw])
 	n.lastBuf[sw] = buf
-	if r.Buffered() > 0 || queued {
+	if r.Buffered() > 0 {
 		n.wake(sw)
 	}
 }

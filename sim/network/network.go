@@ -54,11 +54,10 @@ type Network struct {
 	outDelay sim.Cycle
 
 	// Multistage fabric only (nil for direct networks): the channel ends'
-	// ports (a channel may change port number), the terminal feeding each
-	// input port of a first-stage switch, the switch each terminal feeds,
+	// ports (a channel may change port number), the switch each terminal
+	// feeds (and termPort, the port),
 	// each switch's stage, and the per-stage buffered-flit bookkeeping.
 	chanSrcPort, chanDstPort []int32
-	feeder                   []int32 // per first-stage switch*b + port: terminal
 	termSwitch               []int32 // per terminal: first-stage switch
 	stageOf                  []int32 // per switch: stage
 	perStage                 int     // switches per stage
@@ -79,8 +78,10 @@ type Network struct {
 	ejectAt sim.Cycle            // outDelay + EjectionLatency
 	probeAt sim.Cycle            // VCAllocDelay + linkAt: a granted header to the next router
 
-	nics []nic
-	srcQ []idQueue
+	nics     []nic
+	srcQ     []idQueue
+	sources  []uint64 // terminals with a message in their source queue, one bit each
+	termPort []int32  // multistage: the first-stage input port terminal t feeds
 
 	packets  []packet
 	freeIDs  []int32
@@ -323,6 +324,7 @@ func (n *Network) initLines() {
 func (n *Network) initTerminals() {
 	nt := n.terms
 	n.nics = make([]nic, nt)
+	n.sources = make([]uint64, (nt+63)/64)
 	n.srcQ = make([]idQueue, nt)
 	n.arrRNG = make([]*rand.Rand, nt)
 	n.destRNG = make([]*rand.Rand, nt)
@@ -403,17 +405,32 @@ func (n *Network) Backlog() int {
 // build hand-made scenarios.
 func (n *Network) Offer(src, dst, flits int) {
 	n.enqueue(src, dst, flits)
-	n.wakeSource(src)
 }
 
-// wakeSource lists for the current cycle the node that steps terminal t's
-// NIC: node t in a direct network, t's first-stage switch in a multistage
-// fabric.
-func (n *Network) wakeSource(t int) {
-	if n.termSwitch != nil {
-		t = int(n.termSwitch[t])
+// inject lets every terminal with a message in its source queue put at most
+// one flit on its injection line, in terminal order, and lists for this
+// cycle the routers that got one. A NIC only feeds input VCs no router
+// writes into, so injecting before any router steps is the same as
+// injecting as each node steps.
+func (n *Network) inject() {
+	for w, m := range n.sources {
+		for ; m != 0; m &= m - 1 {
+			t := w<<6 | bits.TrailingZeros64(m)
+			node, port := t, n.local
+			if n.termSwitch != nil {
+				node, port = int(n.termSwitch[t]), int(n.termPort[t])
+			}
+			if n.injectFlit(t, node, port) {
+				n.wakeNow(node)
+				if n.termSwitch != nil {
+					n.stats.channelFlits[t]++ // injection channel c = t
+				}
+			}
+			if n.srcQ[t].n == 0 {
+				n.sources[w] &^= 1 << (uint(t) & 63)
+			}
+		}
 	}
-	n.wakeNow(t)
 }
 
 // initActive sizes the active-node sets.
@@ -451,6 +468,7 @@ func (n *Network) enqueue(src, dst, flits int) {
 	}
 	n.packets[id] = packet{src: int32(src), dst: int32(dst), length: int32(flits), gen: n.now, inject: -1, setup: -1}
 	n.srcQ[src].push(id)
+	n.sources[uint(src)>>6] |= 1 << (uint(src) & 63)
 	n.generatedFlits += int64(flits)
 	n.queuedFlits += int64(flits)
 	n.inSystem++
@@ -469,7 +487,6 @@ func (n *Network) generate() {
 		i := int(node)
 		dst := n.pattern.Dest(i, n.destRNG[i])
 		n.enqueue(i, dst, n.length.Draw(n.lenRNG[i]))
-		n.wakeSource(i)
 		n.calendar.Push(n.process.Next(at, n.arrRNG[i]), node)
 	}
 }
@@ -496,6 +513,7 @@ func (n *Network) Step() {
 		}
 		n.wakeNow(int(c.node))
 	}
+	n.inject()
 	if n.ms == nil {
 		n.stepActive((*Network).stepNode)
 	} else {
@@ -515,7 +533,6 @@ func (n *Network) Step() {
 func (n *Network) stepNode(i int) {
 	now := n.now
 	r := n.routers[i]
-	n.injectFlit(i, i, n.local)
 	if r.Step(now) > 0 {
 		n.lastProgress = now
 	}
@@ -525,7 +542,7 @@ func (n *Network) stepNode(i int) {
 	if len(r.Control) > 0 {
 		n.sendControl(i, r)
 	}
-	if r.Buffered() > 0 || n.srcQ[i].n > 0 || r.Waiting() > 0 {
+	if r.Buffered() > 0 || r.Waiting() > 0 {
 		n.wake(i)
 	}
 }
