@@ -65,7 +65,7 @@ func (r *Router) Connect(q int, down *Router, downPort int) error {
 	case down.vcs != r.vcs || down.depth != r.depth:
 		return fmt.Errorf("router %d: connect to router %d with %d VCs x %d flits, want %d x %d", r.id, down.id, down.vcs, down.depth, r.vcs, r.depth)
 	}
-	r.links[q] = link{to: down, offset: int32((downPort - q) * r.vcs)}
+	r.port[q].link = link{to: down, offset: int32((downPort - q) * r.vcs)}
 	return nil
 }
 
@@ -112,25 +112,15 @@ func (r *Router) visibleFree(i int32, seen sim.Cycle) int32 {
 }
 
 // hasCredits reports whether absolute output VC o (of port q) holds need
-// credits in cycle now. For a port wired to a router, ovCredits caches a
-// lower bound (credits known at the last look, minus flits sent since),
-// checked against the downstream slots only when it falls short.
+// credits in cycle now (VC allocation of cut-through packets).
 func (r *Router) hasCredits(q, o, need int32, now sim.Cycle) bool {
-	if r.ovCredits[o] >= need {
-		return true
-	}
-	if l := &r.links[q&63]; l.to != nil {
-		if !l.to.freeFor(o+l.offset, need, now-r.fab.CreditDelay) {
-			return false
-		}
-		r.ovCredits[o] = need // at least need are there
-		return true
+	if l := &r.port[q&63]; l.to != nil {
+		return l.to.freeFor(o+l.offset, need, now-r.fab.CreditDelay)
 	}
 	if int(o) >= r.noInfiniteCreditsAt {
-		r.ovCredits[o] = unlimited // counted down by traverse; refilled here
 		return true
 	}
-	return false
+	return r.ovCredits[o] >= need
 }
 
 // canSend reports whether absolute output VC o (of port q) holds a credit
@@ -139,7 +129,7 @@ func (r *Router) hasCredits(q, o, need int32, now sim.Cycle) bool {
 // data-dependent branch (a cached count would save the read but its test
 // is mispredicted at random, which costs more).
 func (r *Router) canSend(q, o int32, now sim.Cycle) bool {
-	if l := &r.links[q&63]; l.to != nil {
+	if l := &r.port[q&63]; l.to != nil {
 		d := l.to
 		j := o + l.offset
 		ivc := &d.in[j]
@@ -153,7 +143,7 @@ func (r *Router) canSend(q, o int32, now sim.Cycle) bool {
 // creditCount returns the credits of absolute output VC o (of port q) in
 // cycle now, for reports; -1 means unlimited (a sink port).
 func (r *Router) creditCount(q, o int32, now sim.Cycle) int {
-	if l := &r.links[q&63]; l.to != nil {
+	if l := &r.port[q&63]; l.to != nil {
 		return int(l.to.visibleFree(o+l.offset, now-r.fab.CreditDelay))
 	}
 	if int(o) >= r.noInfiniteCreditsAt {
@@ -195,4 +185,4 @@ func (r *Router) Arrived(now sim.Cycle) int {
 
 // LinkFlits returns the flits sent through output port q to a connected
 // router since the router was built.
-func (r *Router) LinkFlits(q int) int64 { return r.linkFlits[q] }
+func (r *Router) LinkFlits(q int) int64 { return r.port[q&63].linkFlits }

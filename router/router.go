@@ -163,12 +163,14 @@ type slot struct {
 // VC v may request the switch, i.e. is active with flits, or waits for VC
 // allocation), its switch-allocator pointers and the allocator's scratch.
 type portState struct {
-	saMask   uint64 // as an input port: VCs requesting the switch
-	vaMask   uint64 // as an input port: VCs waiting for VC allocation
-	saReqBy  uint64 // SA scratch, as an output port: the input ports requesting it
-	saInPtr  int32  // SA input-stage pointer
-	saOutPtr int32  // SA output-stage pointer
-	saReqVC  int32  // SA scratch, as an input port: the VC it requests with
+	saMask    uint64 // as an input port: VCs requesting the switch
+	vaMask    uint64 // as an input port: VCs waiting for VC allocation
+	saReqBy   uint64 // SA scratch, as an output port: the input ports requesting it
+	saInPtr   int32  // SA input-stage pointer
+	saOutPtr  int32  // SA output-stage pointer
+	saReqVC   int32  // SA scratch, as an input port: the VC it requests with
+	link             // as an output port: where it leads (fabric.go)
+	linkFlits int64  // as an output port: flits sent to a connected router
 }
 
 type inputVC struct {
@@ -185,20 +187,51 @@ type inputVC struct {
 // Accept and AddCredit for arrivals, then Step once per cycle, then drains
 // Sent and CreditsOut.
 type Router struct {
-	id                  int
-	cfg                 Config
+	// Hot state, read on every step: kept together at the front so a step
+	// touches two or three cache lines of it (then the port lines below).
+	saPorts             uint64 // ports with a saMask bit set
+	vaPorts             uint64 // ports with a vaMask bit set
+	buffered            int    // flits in input buffers, those still on their links included
+	waitingVA           int    // input VCs in vcRouting
+	in                  []inputVC
+	slots               []slot  // input buffers: VC i holds slots [i*depth, (i+1)*depth)
+	ovCredits           []int32 // credits of each output VC not wired to a router (sinks, stand-alone)
 	ports, vcs, depth   int
-	local               int // local (injection/ejection) port = ports-1
-	ejectVCs            int
-	classes             int
-	route               RouteFunc
-	rng                 *rand.Rand
-	noInfiniteCreditsAt int     // output VCs of the local port start here: they never run out of credits
-	classLo             []int32 // VCs of class c: [classLo[c], classLo[c+1])
+	vcMask, portMask    uint64 // the low V bits, the low `ports` bits
+	noInfiniteCreditsAt int    // output VCs of the local port start here: they never run out of credits
+	saf                 bool   // store-and-forward
+	rich                bool   // adaptive || scouting: VA goes through selectVC
+	fab                 *Fabric
+	wakeWord            *uint64 // fab.Wake's word holding this router's bit (fabric.go)
+	wakeBit             uint64
+
+	cutThrough bool // virtual cut-through or store-and-forward
+
+	// Sent and CreditsOut are this cycle's outputs, valid until the next Step.
+	Sent       []Departure
+	CreditsOut []CreditReturn
+
+	// Control holds the scouting control messages (header moves, positive
+	// and negative acknowledgements) emitted by Step and by the
+	// AcceptProbe, AcceptAck and AcceptBacktrack methods. Unlike Sent it is
+	// not cleared by Step: the caller drains it and truncates it (scouting.go).
+	Control []Control
+
+	// Per-port state, one cache line each, indexed by port & 63 (no bounds
+	// check on the hot path).
+	port [64]portState
+
+	id       int
+	cfg      Config
+	local    int // local (injection/ejection) port = ports-1
+	ejectVCs int
+	classes  int
+	route    RouteFunc
+	rng      *rand.Rand
+	classLo  []int32 // VCs of class c: [classLo[c], classLo[c+1])
 
 	// Adaptive selection and scouting (adaptive.go, scouting.go); nil or
 	// false unless configured, so the plain path only tests rich.
-	rich          bool      // adaptive || scouting: VA goes through selectVC
 	adaptive      bool      // a header keeps every candidate and takes a random free VC
 	escapeClasses int       // classes below this are escape classes (used only when no adaptive VC is free)
 	cands         []cand    // per input VC, up to candStride candidates
@@ -214,56 +247,24 @@ type Router struct {
 	occAt []sim.Cycle
 	occ   []int64
 
-	in        []inputVC
-	slots     []slot  // input buffers: VC i holds slots [i*depth, (i+1)*depth)
-	ovOwner   []int32 // owning input VC of each output VC, -1 when free
-	ovCredits []int32 // free slots downstream of each output VC (wired: a cached lower bound)
-	vaPtr     []int32 // VA input-stage round-robin pointer per input VC
-	ovPtr     []int32 // VA output-stage round-robin pointer per output VC
+	ovOwner []int32 // owning input VC of each output VC, -1 when free
+	vaPtr   []int32 // VA input-stage round-robin pointer per input VC
+	ovPtr   []int32 // VA output-stage round-robin pointer per output VC
+
+	// With at most 64 output VCs, freeOV has bit o set while output VC o is
+	// free and vaFast is true: a header whose admissible VCs (adm) are all
+	// taken skips VC allocation without looking at them.
+	vaFast bool
+	freeOV uint64
+	adm    []uint64 // per input VC
+
+	portOf []uint8 // per input VC: its port (no division on the hot path)
+	vcOf   []uint8 // per input VC: its index within the port
 
 	// scratch, reused every cycle
 	cand      []Candidate
 	vaReq     []int32 // requested output VC per input VC, -1 none
 	vaTouched []int32 // output VCs with at least one request this cycle
-
-	buffered int // flits in input buffers, those still on their links included
-
-	// Wiring (fabric.go); fab is nil for a stand-alone router, whose
-	// outputs all go to Sent and whose credits are counted in ovCredits.
-	fab      *Fabric
-	wakeWord *uint64 // fab.Wake's word holding this router's bit
-	wakeBit  uint64
-	saf      bool // store-and-forward
-
-	// With at most 64 output VCs, freeOV has bit o set while output VC o is
-	// free and vaFast is true: a header whose admissible VCs (adm) are all
-	// taken skips VC allocation without looking at them.
-	vaFast    bool
-	freeOV    uint64
-	adm       []uint64 // per input VC
-	portMask  uint64   // the low `ports` bits
-	links     [64]link // per output port (& 63)
-	linkFlits []int64  // per output port: flits sent to a connected router
-	portOf    []uint8  // per input VC: its port (no division on the hot path)
-	vcOf      []uint8  // per input VC: its index within the port
-	waitingVA int      // input VCs in vcRouting
-
-	// Per-port state, indexed by port & 63 (no bounds check on the hot
-	// path), and the ports with any saMask or vaMask bit set.
-	port    [64]portState
-	saPorts uint64
-	vaPorts uint64
-	vcMask  uint64 // the low V bits
-
-	// Sent and CreditsOut are this cycle's outputs, valid until the next Step.
-	Sent       []Departure
-	CreditsOut []CreditReturn
-
-	// Control holds the scouting control messages (header moves, positive
-	// and negative acknowledgements) emitted by Step and by the
-	// AcceptProbe, AcceptAck and AcceptBacktrack methods. Unlike Sent it is
-	// not cleared by Step: the caller drains it and truncates it (scouting.go).
-	Control []Control
 }
 
 // New returns router id with the given number of ports (the last is the
@@ -291,8 +292,7 @@ func New(id, ports int, cfg Config, ejectVCs, classes int, route RouteFunc, rng 
 		id: id, cfg: cfg, ports: ports, vcs: cfg.VCs, depth: cfg.BufferDepth,
 		local: ports - 1, ejectVCs: ejectVCs, classes: classes, route: route, rng: rng,
 		in: make([]inputVC, n), slots: make([]slot, n*cfg.BufferDepth),
-		linkFlits: make([]int64, ports),
-		ovOwner:   make([]int32, n), ovCredits: make([]int32, n),
+		ovOwner: make([]int32, n), ovCredits: make([]int32, n),
 		vaPtr: make([]int32, n), ovPtr: make([]int32, n),
 		cand:  make([]Candidate, 0, ports+1),
 		vaReq: make([]int32, n), vaTouched: make([]int32, 0, n),
@@ -317,6 +317,7 @@ func New(id, ports int, cfg Config, ejectVCs, classes int, route RouteFunc, rng 
 	r.vcMask = ^uint64(0) >> (64 - uint(cfg.VCs))
 	r.portMask = ^uint64(0) >> (64 - uint(ports))
 	r.saf = cfg.Switching == StoreAndForward
+	r.cutThrough = cfg.Switching == VirtualCutThrough || r.saf
 	if n <= 64 {
 		r.vaFast, r.freeOV = true, ^uint64(0)>>(64-uint(n))
 		r.adm = make([]uint64, n)
@@ -528,7 +529,7 @@ func (r *Router) Step(now sim.Cycle) int {
 // allocateVCs is the separable input-first VC allocator.
 func (r *Router) allocateVCs(now sim.Cycle) {
 	r.vaTouched = r.vaTouched[:0]
-	cutThrough := r.cfg.Switching == VirtualCutThrough || r.cfg.Switching == StoreAndForward
+	cutThrough := r.cutThrough
 	for ports := r.vaPorts; ports != 0; ports &= ports - 1 {
 		p := bits.TrailingZeros64(ports)
 		for m := r.port[p&63].vaMask; m != 0; m &= m - 1 {
@@ -707,12 +708,12 @@ func (r *Router) traverse(i int, now sim.Cycle) {
 	r.buffered--
 	o := ivc.outVC
 	q := ivc.outPort
-	r.ovCredits[o] -= int32(b2u(int(o) < r.noInfiniteCreditsAt)) // the local port's count is unlimited
-	if l := &r.links[q&63]; l.to != nil {
+	if l := &r.port[q&63]; l.to != nil {
 		f.Hops++
-		r.linkFlits[q]++
+		l.linkFlits++
 		l.to.accept(int(o+l.offset), f, now+r.fab.LinkDelay)
 	} else {
+		r.ovCredits[o] -= int32(b2u(int(o) < r.noInfiniteCreditsAt)) // the local port's count is unlimited
 		r.Sent = append(r.Sent, Departure{Port: int(q), VC: int(o - q*int32(r.vcs)), Flit: f})
 	}
 	if r.fab == nil {
