@@ -9,25 +9,25 @@
 //  1. pops the message arrivals of cycle t from the event calendar (one entry
 //     per node: its next arrival time) and appends the messages to their
 //     nodes' unbounded source queues;
-//  2. applies the flits, credits and control messages whose line delay
-//     ends in cycle t (writing flits into input buffers wakes their router)
-//     and delivers the flits that reach their sinks;
-//  3. steps every awake node, in node id order (a bit set, so waking costs
-//     one OR):
-//     the NIC injects at most one flit onto its injection link; the
-//     router allocates and traverses (package router); departures are put
-//     on the links (arriving at t + SwitchAlloc + SwitchTraversal + link
-//     latency, at least t+1) or the ejection lines, and credits on the
-//     reverse lines (arriving at t + CreditDelay, at least t+1). A flit
-//     counts the links it crosses (router.Flit.Hops), so a delivered tail
-//     carries its message's hop count.
+//  2. applies the sink credits (multistage) and scouting control messages whose line delay
+//     ends in cycle t and delivers the flits that reach their sinks;
+//  3. lets every NIC with a queued message put at most one flit on its
+//     injection line (one pass over a bit set of busy sources);
+//  4. steps every awake router, in node id order (a bit set, so waking costs
+//     one OR): it allocates and traverses (package router). A flit that
+//     wins the switch is written straight into the next router's input
+//     buffer, stamped with its arrival cycle t + SwitchAlloc +
+//     SwitchTraversal + link latency (at least t+1), and the slot it left
+//     is the sender's credit again from t + CreditDelay (router.Fabric); a
+//     flit for the local port goes on the ejection line. A flit counts the
+//     links it crosses (router.Flit.Hops), so a delivered tail carries its
+//     message's hop count.
 //
-// Because everything that crosses nodes waits at least one cycle on a delay
-// line, the order nodes are stepped in cannot change a result. A node sleeps
-// (costs nothing) when its router holds no flit, nothing is on its way to it
-// and its source queue is empty; it is woken by an arrival on a link or by
-// traffic. Credits reach a router's counters in the cycle they arrive,
-// whether or not the router is awake.
+// Because everything that crosses nodes takes at least one cycle, the order
+// nodes are stepped in cannot change a result. A router sleeps (costs
+// nothing) when it holds no flit, counting those still on their way to it,
+// and no header waits in it; it is woken by a flit written into it, and an
+// idle NIC is not looked at.
 //
 // # Adaptive routing and scouting switching
 //
