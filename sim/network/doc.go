@@ -9,8 +9,9 @@
 //  1. pops the message arrivals of cycle t from the event calendar (one entry
 //     per node: its next arrival time) and appends the messages to their
 //     nodes' unbounded source queues;
-//  2. applies the sink credits (multistage) and scouting control messages whose line delay
-//     ends in cycle t and delivers the flits that reach their sinks;
+//  2. applies the sink credits (multistage) and scouting control messages
+//     whose line delay ends in cycle t, and delivers the flits that reach
+//     their sinks;
 //  3. lets every NIC with a queued message put at most one flit on its
 //     injection line (one pass over a bit set of busy sources);
 //  4. steps every awake router, in node id order (a bit set, so waking costs
@@ -45,10 +46,10 @@
 // Router.Switching = router.Scouting with Router.ScoutingDistance = K >= 1
 // sends a routing header ahead of the data (package router documents the
 // protocol and its cycle timing). The network carries the header and its
-// acknowledgements on a third timing wheel beside flits and credits: a
-// granted header reaches the next router VCAllocDelay + SwitchAllocDelay +
-// SwitchTraversalDelay + LinkLatency cycles later (as a head flit would at
-// zero load); positive and negative acknowledgements take CreditDelay
+// acknowledgements on a timing wheel of their own (data flits go through
+// the router fabric like any other): a granted header reaches the next
+// router VCAllocDelay + SwitchAllocDelay + SwitchTraversalDelay +
+// LinkLatency cycles later (as a head flit would at zero load); positive and negative acknowledgements take CreditDelay
 // cycles per link upstream. Headers are control traffic: they use no buffer
 // slot or link cycle, are not flits for the conservation check, and their
 // moves do not count as progress for deadlock detection. K = 0 is wormhole

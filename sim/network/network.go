@@ -96,7 +96,7 @@ type Network struct {
 	// Active-node sets, one bit per node: the nodes to step this cycle
 	// and the next. Waking is one OR, with no duplicate check, and nodes
 	// step in id order (the order cannot change a result: every
-	// interaction between nodes crosses a delay line).
+	// interaction between nodes takes at least one cycle).
 	active, nextActive []uint64
 
 	now          sim.Cycle
@@ -304,9 +304,10 @@ func (n *Network) wire() error {
 	return nil
 }
 
-// initLines sets the pipeline delays and sizes the delay lines. A
-// multistage sink returns its credit CreditDelay cycles after it takes a
-// flit, which is ejectAt + CreditDelay after the switch sent it.
+// initLines sets the pipeline delays and sizes the remaining delay lines
+// (ejection, multistage sink credits, scouting control). A multistage sink
+// returns its credit CreditDelay cycles after it takes a flit, which is
+// ejectAt + CreditDelay after the switch sent it.
 func (n *Network) initLines() {
 	cfg := n.cfg
 	n.outDelay = sim.Cycle(cfg.Router.SwitchAllocDelay + cfg.Router.SwitchTraversalDelay)
