@@ -12,22 +12,16 @@ import (
 	"github.com/flitsim/flitsim/internal/pin"
 )
 
-func closeRel(got, want, tol float64) bool { return pin.CloseRel(got, want, tol) }
-
-func closePrinted(got, want float64, decimals int) bool {
-	return pin.ClosePrinted(got, want, decimals)
-}
-
 // MODELS.md §4.4: Dbar = 4, Pb = (0.1, 0.2, 0.3, 0.4); exact rationals
 // from a symbolic solution of the linear system (1e-12 relative).
 func TestSetupTimeExactRationals(t *testing.T) {
 	pb := []float64{0.1, 0.2, 0.3, 0.4}
 	for tt, want := range []float64{4, 17673.0 / 4000, 59536267.0 / 12500000, 789059749.0 / 156250000} {
-		if got := SetupTime(tt, pb, nil); !closeRel(got, want, 1e-12) {
+		if got := SetupTime(tt, pb, nil); !pin.CloseRel(got, want, 1e-12) {
 			t.Errorf("C^%d_{0,0} = %.17g, want %.17g", tt, got, want)
 		}
 	}
-	if got := MeanSetupTime(3, pb, nil); !closeRel(got, 9.5577834384, 1e-12) {
+	if got := MeanSetupTime(3, pb, nil); !pin.CloseRel(got, 9.5577834384, 1e-12) {
 		t.Errorf("Cbar(K=3) = %.17g, want 9.5577834384", got)
 	}
 	// K = 0: Cbar = C^0_{0,0} - 1 = Dbar - 1 whatever Pb (E15).
@@ -42,7 +36,7 @@ func TestBacktrackProb(t *testing.T) {
 	table := [][]float64{{0}, {0.25, 0}, {0.4, 0.25, 0}, {0.5, 0.4, 0.25, 0}}
 	for tt, row := range table {
 		for j, want := range row {
-			if got := BacktrackProb(tt, j, 4); !closeRel(got, want, 1e-12) {
+			if got := BacktrackProb(tt, j, 4); !pin.CloseRel(got, want, 1e-12) {
 				t.Errorf("P^%d_%d = %g, want %g", tt, j, got, want)
 			}
 		}
@@ -58,7 +52,7 @@ func TestBacktrackProb(t *testing.T) {
 		for tt := 1; tt <= 7; tt++ {
 			for j := 0; j < tt; j++ {
 				want := binom(tt-j+d-2, d-1) / binom(tt-j+d-1, d-1)
-				if got := BacktrackProb(tt, j, d); !closeRel(got, want, 1e-12) {
+				if got := BacktrackProb(tt, j, d); !pin.CloseRel(got, want, 1e-12) {
 					t.Errorf("P^%d_%d (Dbar=%d) = %g, binomial form %g", tt, j, d, got, want)
 				}
 			}
@@ -78,7 +72,7 @@ func TestSetupTimeAgainstDenseSolve(t *testing.T) {
 			pb[i] = rng.Float64()
 		}
 		want := denseSetup(tt, pb)
-		if got := SetupTime(tt, pb, nil); !closeRel(got, want, 1e-12) {
+		if got := SetupTime(tt, pb, nil); !pin.CloseRel(got, want, 1e-12) {
 			t.Errorf("t=%d Pb=%v: sweep %.17g, dense %.17g", tt, pb, got, want)
 		}
 	}
@@ -170,7 +164,7 @@ func TestV2Table(t *testing.T) {
 			want := []float64{w.sbar, w.cbar, w.lc, w.pV, w.ws, w.vbar, w.lat}
 			names := []string{"Sbar", "Cbar", "l_c", "P_V", "Wbar_s", "Vbar", "Latency"}
 			for i := range got {
-				if !closePrinted(got[i], want[i], 6) {
+				if !pin.ClosePrinted(got[i], want[i], 6) {
 					t.Errorf("K=%d l_g=%g: %s = %.9f, want %.6f", c.K, w.lg, names[i], got[i], want[i])
 				}
 			}
@@ -180,7 +174,7 @@ func TestV2Table(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Printed K=%d l_g=%g: %v", c.K, w.lg, err)
 			}
-			if !closePrinted(rp.Latency, w.printedLat, 6) {
+			if !pin.ClosePrinted(rp.Latency, w.printedLat, 6) {
 				t.Errorf("Printed K=%d l_g=%g: latency %.9f, want %.6f", c.K, w.lg, rp.Latency, w.printedLat)
 			}
 		}
@@ -225,7 +219,7 @@ func TestResultConsistency(t *testing.T) {
 			}{"Vbar (13)", r.Vbar, (1 + 3*rho) / (1 + rho)})
 		}
 		for _, c := range checks {
-			if !closeRel(c.got, c.want, 1e-9) {
+			if !pin.CloseRel(c.got, c.want, 1e-9) {
 				t.Errorf("%+v: %s = %.17g, want %.17g", p, c.name, c.got, c.want)
 			}
 		}
@@ -332,7 +326,7 @@ func TestFigure1Saturation(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !closePrinted(r.Latency, c.lat[i], 2) {
+			if !pin.ClosePrinted(r.Latency, c.lat[i], 2) {
 				t.Errorf("%+v at %.2f sat: latency %.4f, want %.2f", p, f, r.Latency, c.lat[i])
 			}
 		}
@@ -347,18 +341,18 @@ func TestJoinAndBlockingProb(t *testing.T) {
 		t.Fatalf("Distances(8) = %g, %d, %v", kbar, dbar, err)
 	}
 	for i, want := range [][2]float64{{0, 1}, {0, 1}, {2.0 / 3, 2.0 / 3}, {1, 1}} {
-		if got := JoinProb(i, kbar, dbar, Corrected); !closeRel(got, want[0], 1e-15) {
+		if got := JoinProb(i, kbar, dbar, Corrected); !pin.CloseRel(got, want[0], 1e-15) {
 			t.Errorf("corrected Pj_%d = %g, want %g", i, got, want[0])
 		}
-		if got := JoinProb(i, kbar, dbar, Printed); !closeRel(got, want[1], 1e-15) {
+		if got := JoinProb(i, kbar, dbar, Printed); !pin.CloseRel(got, want[1], 1e-15) {
 			t.Errorf("printed Pj_%d = %g, want %g", i, got, want[1])
 		}
 	}
 	const pV = 0.3
-	if got, want := BlockingProb(2, kbar, dbar, pV, Corrected), pV*pV/3+2*pV/3; !closeRel(got, want, 1e-15) {
+	if got, want := BlockingProb(2, kbar, dbar, pV, Corrected), pV*pV/3+2*pV/3; !pin.CloseRel(got, want, 1e-15) {
 		t.Errorf("Pb_2 = %g, want %g", got, want)
 	}
-	if got := BlockingProb(0, kbar, dbar, pV, Corrected); !closeRel(got, pV*pV, 1e-15) {
+	if got := BlockingProb(0, kbar, dbar, pV, Corrected); !pin.CloseRel(got, pV*pV, 1e-15) {
 		t.Errorf("corrected Pb_0 = %g, want P_V^2", got)
 	}
 	// Corrected blocking is non-decreasing in i (the printed one is not).

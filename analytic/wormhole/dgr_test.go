@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/flitsim/flitsim/analytic"
+	"github.com/flitsim/flitsim/internal/pin"
 )
 
 func mustUniform(t *testing.T, k, n int) *Network {
@@ -29,11 +30,11 @@ func TestClosedFormMatchesEnumeration(t *testing.T) {
 		k, n := c[0], c[1]
 		cf := mustUniform(t, k, n)
 		en := enumerate(k, n, uniformWeights(ipow(k, n)))
-		if !closeRel(cf.Dbar(), en.Dbar(), 1e-12) {
+		if !pin.CloseRel(cf.Dbar(), en.Dbar(), 1e-12) {
 			t.Errorf("k=%d n=%d: Dbar %g vs enumerated %g", k, n, cf.Dbar(), en.Dbar())
 		}
 		for x := range cf.classes {
-			if !closeRel(cf.classes[x].Rate, en.classes[x].Rate, 1e-12) {
+			if !pin.CloseRel(cf.classes[x].Rate, en.classes[x].Rate, 1e-12) {
 				t.Errorf("k=%d n=%d %v: rate %g vs enumerated %g", k, n, cf.classes[x], cf.classes[x].Rate, en.classes[x].Rate)
 			}
 			comparePaths(t, cf, cf.next[x], en.next[x], cf.classes[x].String())
@@ -50,7 +51,7 @@ func comparePaths(t *testing.T, nw *Network, a, b []edge, what string) {
 		pa[e.to] += e.p
 		sum += e.p
 	}
-	if !closeRel(sum, 1, 1e-12) {
+	if !pin.CloseRel(sum, 1, 1e-12) {
 		t.Errorf("k=%d n=%d %s: transition probabilities sum to %.17g", nw.k, nw.n, what, sum)
 	}
 	pb := map[int]float64{}
@@ -83,12 +84,12 @@ func TestPhysicalChannelRate(t *testing.T) {
 					}
 				}
 				all += tot
-				if !closeRel(tot, want, 1e-12) {
+				if !pin.CloseRel(tot, want, 1e-12) {
 					t.Errorf("k=%d n=%d channel (%d,%d): rate %.17g, want %.17g", k, n, i, cc, tot, want)
 				}
 			}
 		}
-		if got := all * float64(ipow(k, n-1)); !closeRel(got, N*nw.Dbar(), 1e-12) {
+		if got := all * float64(ipow(k, n-1)); !pin.CloseRel(got, N*nw.Dbar(), 1e-12) {
 			t.Errorf("k=%d n=%d: total channel rate %g, want N Dbar = %g", k, n, got, N*nw.Dbar())
 		}
 	}
@@ -98,19 +99,19 @@ func TestPhysicalChannelRate(t *testing.T) {
 // 2-cube, printed to 6 decimals (half-unit tolerance).
 func TestClassRates8ary2cube(t *testing.T) {
 	nw := mustUniform(t, 8, 2)
-	if !closePrinted(nw.Dbar(), 7.111111, 6) {
+	if !pin.ClosePrinted(nw.Dbar(), 7.111111, 6) {
 		t.Errorf("Dbar = %.9f, want 7.111111", nw.Dbar())
 	}
 	vc0 := []float64{3.555556, 3.428571, 3.174603, 2.793651, 2.285714, 1.650794, 0.888889} // c = 0..6
 	vc1 := []float64{0.126984, 0.380952, 0.761905, 1.269841, 1.904762, 2.666667, 3.555556} // c = 1..7
 	for dim := 0; dim < 2; dim++ {
 		for c, want := range vc0 {
-			if got := nw.classes[classIndex(8, dim, c, 0)].Rate; !closePrinted(got, want, 6) {
+			if got := nw.classes[classIndex(8, dim, c, 0)].Rate; !pin.ClosePrinted(got, want, 6) {
 				t.Errorf("class (%d,%d,0): rate %.9f, want %.6f", dim, c, got, want)
 			}
 		}
 		for i, want := range vc1 {
-			if got := nw.classes[classIndex(8, dim, i+1, 1)].Rate; !closePrinted(got, want, 6) {
+			if got := nw.classes[classIndex(8, dim, i+1, 1)].Rate; !pin.ClosePrinted(got, want, 6) {
 				t.Errorf("class (%d,%d,1): rate %.9f, want %.6f", dim, i+1, got, want)
 			}
 		}
@@ -132,7 +133,7 @@ func TestDGRBinary6Cube(t *testing.T) {
 		if err != nil {
 			t.Fatalf("lambda=%g: %v", c.lambda, err)
 		}
-		if !closePrinted(r.SInj, c.sInj, 4) || !closePrinted(r.WInj, c.wInj, 4) || !closePrinted(r.Latency, c.T, 6) {
+		if !pin.ClosePrinted(r.SInj, c.sInj, 4) || !pin.ClosePrinted(r.WInj, c.wInj, 4) || !pin.ClosePrinted(r.Latency, c.T, 6) {
 			t.Errorf("lambda=%g: S_INJ %.6f W_INJ %.6f T %.8f, want %.4f %.4f %.6f", c.lambda, r.SInj, r.WInj, r.Latency, c.sInj, c.wInj, c.T)
 		}
 	}
@@ -144,11 +145,11 @@ func TestDGRBinary6Cube(t *testing.T) {
 	}
 	wantS := []float64{35.0476, 35.9102, 36.8218, 37.7877, 38.8141, 39.9080}
 	for _, cr := range r.Classes {
-		if !closePrinted(cr.S, wantS[cr.Dim], 4) {
+		if !pin.ClosePrinted(cr.S, wantS[cr.Dim], 4) {
 			t.Errorf("%v: S = %.6f, want %.4f", cr.Class, cr.S, wantS[cr.Dim])
 		}
 	}
-	if !closePrinted(r.WEj, 3.0476, 4) {
+	if !pin.ClosePrinted(r.WEj, 3.0476, 4) {
 		t.Errorf("W_EJ = %.6f, want 3.0476", r.WEj)
 	}
 	// Saturation (lambda S_INJ -> 1) ~0.011356 (6 decimals); ExcludeOwnFlow 0.013441.
@@ -160,7 +161,7 @@ func TestDGRBinary6Cube(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !closePrinted(sat, c.want, 6) {
+		if !pin.ClosePrinted(sat, c.want, 6) {
 			t.Errorf("%+v: saturation %.9f, want %.6f", c.opt, sat, c.want)
 		}
 	}
@@ -178,7 +179,7 @@ func TestDGR8ary2cube(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !closePrinted(r.Latency, c.T, 6) {
+		if !pin.ClosePrinted(r.Latency, c.T, 6) {
 			t.Errorf("lambda=%g: T = %.8f, want %.6f", c.lambda, r.Latency, c.T)
 		}
 	}
@@ -190,7 +191,7 @@ func TestDGR8ary2cube(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !closePrinted(sat, 0.001380, 6) || !closePrinted(satOwn, 0.003095, 6) {
+	if !pin.ClosePrinted(sat, 0.001380, 6) || !pin.ClosePrinted(satOwn, 0.003095, 6) {
 		t.Errorf("saturation %.9f / ExcludeOwnFlow %.9f, want 0.001380 / 0.003095", sat, satOwn)
 	}
 	// The rows printed as 3.45e-4, 6.9e-4, 1.035e-3 are 0.25, 0.5 and 0.75
@@ -214,12 +215,12 @@ func TestDGR8ary2cube(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !closePrinted(r.Latency, c.T, 4) || !closePrinted(ro.Latency, c.own, 4) || !closePrinted(d.Latency, c.dally, 4) {
+		if !pin.ClosePrinted(r.Latency, c.T, 4) || !pin.ClosePrinted(ro.Latency, c.own, 4) || !pin.ClosePrinted(d.Latency, c.dally, 4) {
 			t.Errorf("%.2f sat: T %.6f, ExcludeOwnFlow %.6f, Dally %.6f; want %.4f %.4f %.4f",
 				c.frac, r.Latency, ro.Latency, d.Latency, c.T, c.own, c.dally)
 		}
 	}
-	if s, err := Dally1990Saturation(8, 32); err != nil || !closePrinted(s, 0.008929, 6) {
+	if s, err := Dally1990Saturation(8, 32); err != nil || !pin.ClosePrinted(s, 0.008929, 6) {
 		t.Errorf("Dally 1990 saturation %.9f (%v), want 0.008929", s, err)
 	}
 }
@@ -241,7 +242,7 @@ func TestDGROtherCubes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !closePrinted(r.Latency, c.T[i], 6) {
+			if !pin.ClosePrinted(r.Latency, c.T[i], 6) {
 				t.Errorf("k=%d n=%d lambda=%g: T = %.8f, want %.6f", c.k, c.n, l, r.Latency, c.T[i])
 			}
 		}
@@ -256,7 +257,7 @@ func TestDGROtherCubes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !closePrinted(s, c.sat, 6) || !closePrinted(so, c.satOwn, 6) {
+		if !pin.ClosePrinted(s, c.sat, 6) || !pin.ClosePrinted(so, c.satOwn, 6) {
 			t.Errorf("k=%d n=%d: saturation %.9f / %.9f, want %.6f / %.6f", c.k, c.n, s, so, c.sat, c.satOwn)
 		}
 	}
@@ -273,7 +274,7 @@ func TestDGRZeroLoadAndMonotone(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := float64(opt.M) + nw.Dbar() + opt.C0
-			if !closeRel(r.Latency, want, 1e-12) || r.Vbar != 1 {
+			if !pin.CloseRel(r.Latency, want, 1e-12) || r.Vbar != 1 {
 				t.Errorf("k=%d n=%d %+v: zero-load T = %.17g (Vbar %g), want M + Dbar + c0 = %.17g", c[0], c[1], opt, r.Latency, r.Vbar, want)
 			}
 			sat, err := nw.Saturation(opt)
@@ -317,12 +318,12 @@ func TestBinaryCubeEqualsGeneral(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !closeRel(b.Latency, g.Latency, 1e-12) || !closeRel(b.SInj, g.SInj, 1e-12) ||
-				!closeRel(b.WInj, g.WInj, 1e-12) || !closeRel(b.Dbar, g.Dbar, 1e-12) {
+			if !pin.CloseRel(b.Latency, g.Latency, 1e-12) || !pin.CloseRel(b.SInj, g.SInj, 1e-12) ||
+				!pin.CloseRel(b.WInj, g.WInj, 1e-12) || !pin.CloseRel(b.Dbar, g.Dbar, 1e-12) {
 				t.Errorf("n=%d %.3f sat: closed form %+v vs general T %g S_INJ %g", n, f, b, g.Latency, g.SInj)
 			}
 			for _, cr := range g.Classes {
-				if !closeRel(b.S[cr.Dim], cr.S, 1e-12) || !closeRel(b.W[cr.Dim], cr.W, 1e-12) || !closeRel(b.LambdaD, cr.Lambda, 1e-12) {
+				if !pin.CloseRel(b.S[cr.Dim], cr.S, 1e-12) || !pin.CloseRel(b.W[cr.Dim], cr.W, 1e-12) || !pin.CloseRel(b.LambdaD, cr.Lambda, 1e-12) {
 					t.Errorf("n=%d %v: closed form S %g W %g, general S %g W %g", n, cr.Class, b.S[cr.Dim], b.W[cr.Dim], cr.S, cr.W)
 				}
 			}
@@ -335,7 +336,7 @@ func TestBinaryCubeEqualsGeneral(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !closePrinted(r.Latency, 49.822322, 6) {
+	if !pin.ClosePrinted(r.Latency, 49.822322, 6) {
 		t.Errorf("BinaryCube(6, 0.005): T = %.8f, want 49.822322", r.Latency)
 	}
 	if _, err := BinaryCube(6, 0.005, Options{M: 32, ExcludeOwnFlow: true}); !errors.Is(err, analytic.ErrDomain) {
@@ -365,7 +366,7 @@ func TestSpherical(t *testing.T) {
 		if err1 != nil || err2 != nil {
 			t.Fatal(err1, err2)
 		}
-		if !closeRel(a.Latency, b.Latency, 1e-12) {
+		if !pin.CloseRel(a.Latency, b.Latency, 1e-12) {
 			t.Errorf("lambda=%g: spherical-uniform T %.17g, uniform %.17g", l, a.Latency, b.Latency)
 		}
 	}
@@ -382,11 +383,11 @@ func TestSpherical(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !closeRel(loc.Dbar(), want, 1e-12) {
+	if !pin.CloseRel(loc.Dbar(), want, 1e-12) {
 		t.Errorf("locality Dbar = %.17g, want %.17g", loc.Dbar(), want)
 	}
 	z, _ := loc.Latency(0, opt)
-	if !closeRel(z.Latency, 32+want, 1e-12) {
+	if !pin.CloseRel(z.Latency, 32+want, 1e-12) {
 		t.Errorf("locality zero-load T = %g, want %g", z.Latency, 32+want)
 	}
 	a, _ := loc.Latency(0.01, opt)
@@ -439,12 +440,12 @@ func TestVCMultiplexing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !(b.Vbar > 1 && b.Vbar < 2) || !closeRel(b.Latency, a.Latency*b.Vbar, 1e-12) {
+	if !(b.Vbar > 1 && b.Vbar < 2) || !pin.CloseRel(b.Latency, a.Latency*b.Vbar, 1e-12) {
 		t.Errorf("8-ary 2-cube: Vbar %g, T %g vs plain %g", b.Vbar, b.Latency, a.Latency)
 	}
 	hc := mustUniform(t, 2, 6)
 	c, _ := hc.Latency(0.005, Options{M: 32, VCMultiplexing: true})
-	if c.Vbar != 1 || !closePrinted(c.Latency, 49.822322, 6) {
+	if c.Vbar != 1 || !pin.ClosePrinted(c.Latency, 49.822322, 6) {
 		t.Errorf("binary 6-cube: Vbar %g, T %g", c.Vbar, c.Latency)
 	}
 }
@@ -456,7 +457,7 @@ func TestDally1990(t *testing.T) {
 		t.Errorf("zero load: %+v %v, want T0 = T = 39", r, err)
 	}
 	r, err = Dally1990(4, 3, 20, 0.01)
-	if err != nil || !closeRel(r.Rho, 0.3, 1e-12) || !closeRel(r.T0, 24.5, 1e-12) || !(r.Latency > r.T0) {
+	if err != nil || !pin.CloseRel(r.Rho, 0.3, 1e-12) || !pin.CloseRel(r.T0, 24.5, 1e-12) || !(r.Latency > r.T0) {
 		t.Errorf("4-ary 3-cube: %+v %v", r, err)
 	}
 	if _, err := Dally1990(2, 6, 32, 0.001); !errors.Is(err, analytic.ErrDomain) {

@@ -9,12 +9,6 @@ import (
 	"github.com/flitsim/flitsim/internal/pin"
 )
 
-func closeRel(got, want, tol float64) bool { return pin.CloseRel(got, want, tol) }
-
-func closePrinted(got, want float64, decimals int) bool {
-	return pin.ClosePrinted(got, want, decimals)
-}
-
 // The recursive chain of seed 004 Eq. (12) against the closed form
 // P_v = (1-rho) rho^v (v < V), P_V = rho^V (MODELS.md §5.5), 1e-12 relative.
 func TestVCOccupancyMatchesClosedForm(t *testing.T) {
@@ -34,17 +28,17 @@ func TestVCOccupancyMatchesClosedForm(t *testing.T) {
 				if v == V {
 					want = math.Pow(rho, float64(V))
 				}
-				if !closeRel(p, want, 1e-12) && math.Abs(p-want) > 1e-300 {
+				if !pin.CloseRel(p, want, 1e-12) && math.Abs(p-want) > 1e-300 {
 					t.Errorf("V=%d rho=%g: P_%d = %.17g, want %.17g", V, rho, v, p, want)
 				}
 				sum += p
 				num += float64(v*v) * p
 				den += float64(v) * p
 			}
-			if !closeRel(sum, 1, 1e-12) {
+			if !pin.CloseRel(sum, 1, 1e-12) {
 				t.Errorf("V=%d rho=%g: sum P = %.17g", V, rho, sum)
 			}
-			if den > 0 && !closeRel(occ.Vbar, num/den, 1e-12) {
+			if den > 0 && !pin.CloseRel(occ.Vbar, num/den, 1e-12) {
 				t.Errorf("V=%d rho=%g: Vbar = %g, want %g", V, rho, occ.Vbar, num/den)
 			}
 			if occ.Vbar < 1 || occ.Vbar > float64(V)+1e-12 {
@@ -56,7 +50,7 @@ func TestVCOccupancyMatchesClosedForm(t *testing.T) {
 					t.Errorf("V=1 rho=%g: Vbar = %g, want 1", rho, occ.Vbar)
 				}
 			case 2:
-				if want := (1 + 3*rho) / (1 + rho); !closeRel(occ.Vbar, want, 1e-12) {
+				if want := (1 + 3*rho) / (1 + rho); !pin.CloseRel(occ.Vbar, want, 1e-12) {
 					t.Errorf("V=2 rho=%g: Vbar = %.17g, want (1+3rho)/(1+rho) = %.17g", rho, occ.Vbar, want)
 				}
 			}
@@ -73,11 +67,11 @@ func TestVCOccupancyPin(t *testing.T) {
 		t.Fatal(err)
 	}
 	for v, want := range []float64{0.61, 0.2379, 0.1521} {
-		if !closeRel(occ.P[v], want, 1e-12) {
+		if !pin.CloseRel(occ.P[v], want, 1e-12) {
 			t.Errorf("P_%d = %.17g, want %g", v, occ.P[v], want)
 		}
 	}
-	if !closePrinted(occ.Vbar, 1.5611511, 7) {
+	if !pin.ClosePrinted(occ.Vbar, 1.5611511, 7) {
 		t.Errorf("Vbar = %.10f, want 1.5611511", occ.Vbar)
 	}
 }
