@@ -285,22 +285,15 @@ func CheckEscape(t *Topology, r EscapeRouting) EscapeVerdict {
 			}
 		}
 	}
-	toVC := func(ids []int) []VC {
-		out := make([]VC, len(ids))
-		for i, id := range ids {
-			out[i] = VC{Channel: id / E, Class: id % E}
-		}
-		return out
-	}
 	if c := direct.findCycle(); c != nil {
-		v.Cycle = toVC(c)
+		v.Cycle = vcsOf(c, E)
 		problem("the escape channel-dependency graph has a cycle: %s", formatCycle(t, v.Cycle))
 	} else {
 		v.EscapeAcyclic = true
 	}
 	if c := extended.findCycle(); c != nil {
 		if v.Cycle == nil {
-			v.Cycle = toVC(c)
+			v.Cycle = vcsOf(c, E)
 			problem("the extended escape channel-dependency graph has a cycle: %s", formatCycle(t, v.Cycle))
 		}
 	} else {
@@ -340,17 +333,7 @@ func (g *bitGraph) or(u int, set []uint64) {
 
 // next returns the first successor >= j of u, or -1.
 func (g *bitGraph) next(u, j int) int {
-	row := g.adj[u*g.words : (u+1)*g.words]
-	for w := j >> 6; w < len(row); w++ {
-		x := row[w]
-		if w == j>>6 {
-			x &= ^uint64(0) << (j & 63)
-		}
-		if x != 0 {
-			return w<<6 + bits.TrailingZeros64(x)
-		}
-	}
-	return -1
+	return nextBit(g.adj[u*g.words:(u+1)*g.words], j)
 }
 
 // findCycle returns the vertices of one cycle, or nil if g is acyclic.

@@ -49,7 +49,12 @@ type cdg struct {
 
 // next returns the first successor bit >= j of vc, or -1.
 func (g *cdg) next(vc, j int) int {
-	row := g.mask[vc*g.words : (vc+1)*g.words]
+	return nextBit(g.mask[vc*g.words:(vc+1)*g.words], j)
+}
+
+// nextBit returns the index of the first set bit >= j of the bit set row
+// (bit i in row[i/64]), or -1 if there is none.
+func nextBit(row []uint64, j int) int {
 	for w := j >> 6; w < len(row); w++ {
 		x := row[w]
 		if w == j>>6 {
@@ -248,15 +253,20 @@ func analyse(t *Topology, r Routing) (*cdg, Verdict) {
 
 // findCycle returns one cycle of the graph, or nil if it is acyclic.
 func (g *cdg) findCycle() []VC {
-	vs := findCycle(len(g.t.chDst)*g.classes, g.next, g.target)
-	if vs == nil {
+	return vcsOf(findCycle(len(g.t.chDst)*g.classes, g.next, g.target), g.classes)
+}
+
+// vcsOf converts dense VC ids (channel*classes + class) to VCs; nil stays
+// nil.
+func vcsOf(ids []int, classes int) []VC {
+	if ids == nil {
 		return nil
 	}
-	cycle := make([]VC, len(vs))
-	for i, v := range vs {
-		cycle[i] = VC{Channel: v / g.classes, Class: v % g.classes}
+	out := make([]VC, len(ids))
+	for i, id := range ids {
+		out[i] = VC{Channel: id / classes, Class: id % classes}
 	}
-	return cycle
+	return out
 }
 
 // findCycle returns the vertices of one cycle of a graph on vertices
