@@ -229,16 +229,7 @@ func TestMultistageConservationUnderLoad(t *testing.T) {
 			t.Run(deltaName(sp)+"-"+p.name, func(t *testing.T) {
 				cfg := deltaConfig(sp, p)
 				cfg.Rate, cfg.Process = 0.3, "poisson"
-				n, err := New(cfg)
-				if err != nil {
-					t.Fatal(err)
-				}
-				delivered := 0
-				n.OnDeliver(func(Delivery) { delivered++ })
-				for k := 0; k < 3000; k++ {
-					n.Step()
-				}
-				if delivered == 0 {
+				if len(deliveries(t, cfg, 3000)) == 0 {
 					t.Fatal("nothing delivered")
 				}
 			})

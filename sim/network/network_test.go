@@ -60,6 +60,22 @@ func TestZeroLoadLatencyIsExact(t *testing.T) {
 	}
 }
 
+// deliveries builds the network cfg describes, steps it the given number of
+// cycles and returns the messages it delivered, in delivery order.
+func deliveries(t *testing.T, cfg Config, cycles int) []Delivery {
+	t.Helper()
+	n, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []Delivery
+	n.OnDeliver(func(d Delivery) { out = append(out, d) })
+	for k := 0; k < cycles; k++ {
+		n.Step()
+	}
+	return out
+}
+
 // checkZeroLoad sends one message at a time through the empty network n,
 // 1 and 5 flits from two sources to every destination, and asserts that
 // each arrives within maxCycles with latency and network latency equal to
@@ -109,16 +125,7 @@ func TestConservationUnderLoad(t *testing.T) {
 				cfg := idleConfig(spec, p)
 				cfg.Rate = 0.15
 				cfg.Process = "poisson"
-				n, err := New(cfg)
-				if err != nil {
-					t.Fatal(err)
-				}
-				delivered := 0
-				n.OnDeliver(func(Delivery) { delivered++ })
-				for k := 0; k < 3000; k++ {
-					n.Step()
-				}
-				if delivered == 0 {
+				if len(deliveries(t, cfg, 3000)) == 0 {
 					t.Fatal("nothing delivered")
 				}
 			})
@@ -134,16 +141,7 @@ func TestSameSeedSameTrace(t *testing.T) {
 		cfg.Rate, cfg.Seed, cfg.Debug = 0.05, seed, false
 		cfg.Routing = RoutingRandomMinimal
 		cfg.Length = LengthSpec{Distribution: "geometric", Mean: 4}
-		n, err := New(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out []Delivery
-		n.OnDeliver(func(d Delivery) { out = append(out, d) })
-		for k := 0; k < 5000; k++ {
-			n.Step()
-		}
-		return out
+		return deliveries(t, cfg, 5000)
 	}
 	a, b, c := trace(7), trace(7), trace(8)
 	if len(a) == 0 || fmt.Sprint(a) != fmt.Sprint(b) {

@@ -80,15 +80,7 @@ func TestScoutingK0IsWormhole(t *testing.T) {
 		cfg.Routing = RoutingAdaptive
 		cfg.Rate, cfg.Process, cfg.Seed = 0.02, "poisson", 5
 		cfg.Length = LengthSpec{Flits: 8}
-		n, err := New(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out []Delivery
-		n.OnDeliver(func(d Delivery) { out = append(out, d) })
-		for c := 0; c < 4000; c++ {
-			n.Step()
-		}
+		out := deliveries(t, cfg, 4000)
 		if len(out) < 100 {
 			t.Fatalf("%v: only %d deliveries", sw, len(out))
 		}
