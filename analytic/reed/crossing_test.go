@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/flitsim/flitsim/analytic"
+	"github.com/flitsim/flitsim/internal/pin"
 )
 
 // ringBus returns Reed's example pair: uniform half-duplex ring of k nodes
@@ -33,18 +34,18 @@ func TestCrossingPins(t *testing.T) {
 	for _, c := range cases {
 		ring, bus := ringBus(c.k)
 		name := fmt.Sprintf("K=%d", c.k)
-		checkRel(t, name+" CrossingLow(ring, bus)", must(CrossingLow(ring, bus)), c.low, tolRational)
-		checkRel(t, name+" CrossingLow(bus, ring)", must(CrossingLow(bus, ring)), c.low, tolRational)
-		checkRel(t, name+" closed form", must(RingBusCrossingLow(c.k, Corrected)), c.low, tolRational)
-		checkRel(t, name+" printed", must(RingBusCrossingLow(c.k, Printed)), c.printed, tolRational)
+		pin.CheckRel(t, name+" CrossingLow(ring, bus)", must(CrossingLow(ring, bus)), c.low, pin.Rational)
+		pin.CheckRel(t, name+" CrossingLow(bus, ring)", must(CrossingLow(bus, ring)), c.low, pin.Rational)
+		pin.CheckRel(t, name+" closed form", must(RingBusCrossingLow(c.k, Corrected)), c.low, pin.Rational)
+		pin.CheckRel(t, name+" printed", must(RingBusCrossingLow(c.k, Printed)), c.printed, pin.Rational)
 		hi := must(CrossingHigh(ring, bus))
-		checkRel(t, name+" CrossingHigh", hi, c.hgh, tolRational)
-		checkRel(t, name+" CrossingHigh symmetric", must(CrossingHigh(bus, ring)), hi, tolRational)
+		pin.CheckRel(t, name+" CrossingHigh", hi, c.hgh, pin.Rational)
+		pin.CheckRel(t, name+" CrossingHigh symmetric", must(CrossingHigh(bus, ring)), hi, pin.Rational)
 		// Not between N_low and N_high, contrary to Reed 1983 and MODELS.md
 		// §1.7 (see CrossingMVA); the interpolated MVA crossings were
 		// recomputed with python3 fractions.
 		mv := must(CrossingMVA(ring, bus, 200))
-		checkRel(t, name+" CrossingMVA", mv, c.mva, tolFloat)
+		pin.CheckRel(t, name+" CrossingMVA", mv, c.mva, pin.Rel)
 		if !(mv > c.low && mv > hi) {
 			t.Errorf("%s: MVA crossing %.6f no longer above both bound crossings %.6f, %.6f: revisit the CrossingMVA note", name, mv, c.low, hi)
 		}
@@ -142,19 +143,19 @@ func TestOptimalParallelismPins(t *testing.T) {
 		if got.N != c.n {
 			t.Errorf("%s: search N* = %d, want %d", name, got.N, c.n)
 		}
-		checkRel(t, name+" search rate", got.Rate, c.rate, tolRational)
+		pin.CheckRel(t, name+" search rate", got.Rate, c.rate, pin.Rational)
 		cf, cont := must2(OverheadOptimum(w, c.beta, 40))
 		if cf.N != c.n {
 			t.Errorf("%s: closed-form N* = %d, want %d", name, cf.N, c.n)
 		}
-		checkRel(t, name+" closed-form rate", cf.Rate, c.rate, tolRational)
+		pin.CheckRel(t, name+" closed-form rate", cf.Rate, c.rate, pin.Rational)
 		if c.beta == 0 && !math.IsInf(cont, 1) {
 			t.Errorf("beta=0: continuous optimum %g, want +Inf", cont)
 		}
 	}
 	_, cont := must2(OverheadOptimum(w, 0.1, 40))
 	// sqrt(0.9 (5 - 4/15) / (0.1 * 4/15)) = sqrt(159.75).
-	checkRel(t, "beta=0.1 continuous N*", cont, math.Sqrt(159.75), tolRational)
+	pin.CheckRel(t, "beta=0.1 continuous N*", cont, math.Sqrt(159.75), pin.Rational)
 	// beta = 0: the bound increases with N (no interior optimum).
 	f := OverheadScaling(0)
 	prev := 0.0
@@ -166,7 +167,7 @@ func TestOptimalParallelismPins(t *testing.T) {
 		prev = r
 	}
 	// N = 1 with f = g = 1 is the BJB lower bound at one message, 1/R_0.
-	checkRel(t, "bound(1)", must(ParallelismBound(w, f, f, 1)), 1/w.R0(), tolRational)
+	pin.CheckRel(t, "bound(1)", must(ParallelismBound(w, f, f, 1)), 1/w.R0(), pin.Rational)
 }
 
 func must2[A, B any](a A, b B, err error) (A, B) {
@@ -184,7 +185,7 @@ func TestOverheadOptimumMatchesSearch(t *testing.T) {
 			f := OverheadScaling(beta)
 			s := must(OptimalParallelism(w, f, f, 500))
 			c, _ := must2(OverheadOptimum(w, beta, 500))
-			checkRel(t, fmt.Sprintf("%s beta=%g rate", name, beta), c.Rate, s.Rate, 1e-12)
+			pin.CheckRel(t, fmt.Sprintf("%s beta=%g rate", name, beta), c.Rate, s.Rate, 1e-12)
 			if c.Rate == s.Rate && c.N != s.N {
 				t.Errorf("%s beta=%g: closed form N=%d, search N=%d at equal rate", name, beta, c.N, s.N)
 			}
@@ -213,7 +214,7 @@ func TestOptimalParallelismGeneric(t *testing.T) {
 	if got.N != bestN {
 		t.Errorf("N* = %d, want %d", got.N, bestN)
 	}
-	checkRel(t, "generic rate", got.Rate, best, tolRational)
+	pin.CheckRel(t, "generic rate", got.Rate, best, pin.Rational)
 	calls := map[string]error{}
 	_, calls["ncap 0"] = OptimalParallelism(w, f, g, 0)
 	_, calls["f negative"] = OptimalParallelism(w, func(int) float64 { return -1 }, g, 3)

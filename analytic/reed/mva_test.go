@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/flitsim/flitsim/analytic"
+	"github.com/flitsim/flitsim/internal/pin"
 )
 
 // MODELS.md §1.3: ring, uniform, half duplex, unit service: demands 1/15 and
@@ -14,23 +15,23 @@ import (
 func TestRingWorkload(t *testing.T) {
 	w := ring15(t)
 	ts := w.Types()
-	checkRel(t, "V_PE", ts[0].Visit, 1.0/15, tolRational)
-	checkRel(t, "V_CL = (K+1)/(4K)", ts[1].Visit, 16.0/60, tolRational)
-	checkRel(t, "R_0", w.R0(), 5, tolRational)
-	checkRel(t, "D_b", w.Db(), 4.0/15, tolRational)
-	checkRel(t, "D_a", w.Da(), 1.0/6, tolRational)
+	pin.CheckRel(t, "V_PE", ts[0].Visit, 1.0/15, pin.Rational)
+	pin.CheckRel(t, "V_CL = (K+1)/(4K)", ts[1].Visit, 16.0/60, pin.Rational)
+	pin.CheckRel(t, "R_0", w.R0(), 5, pin.Rational)
+	pin.CheckRel(t, "D_b", w.Db(), 4.0/15, pin.Rational)
+	pin.CheckRel(t, "D_a", w.Da(), 1.0/6, pin.Rational)
 	if w.T() != 2 || w.Devices() != 30 {
 		t.Errorf("T = %d, M = %d, want 2, 30", w.T(), w.Devices())
 	}
 	full := must(NetworkWorkload(must(Uniform(must(Ring(15)))), FullDuplex, 1, 1))
-	checkRel(t, "full duplex V_CL = LV/(2K)", full.Types()[1].Visit, 4.0/30, tolRational)
-	checkRel(t, "full duplex R_0", full.R0(), 5, tolRational)
+	pin.CheckRel(t, "full duplex V_CL = LV/(2K)", full.Types()[1].Visit, 4.0/30, pin.Rational)
+	pin.CheckRel(t, "full duplex R_0", full.R0(), 5, pin.Rational)
 	if full.Types()[1].Count != 30 {
 		t.Errorf("full duplex Numlinks = %d, want 30", full.Types()[1].Count)
 	}
 	// Critical ratio S_PE/S_CL = (K+1)/4 equalises the two demands (§1.4).
 	crit := must(NetworkWorkload(must(Uniform(must(Ring(15)))), HalfDuplex, 4, 1))
-	checkRel(t, "critical ratio", crit.Types()[0].Demand(), crit.Types()[1].Demand(), tolRational)
+	pin.CheckRel(t, "critical ratio", crit.Types()[0].Demand(), crit.Types()[1].Demand(), pin.Rational)
 }
 
 // Per-point slices of MVA do not alias: appending to one leaves the next intact.
@@ -75,22 +76,22 @@ func TestMVAPins(t *testing.T) {
 			t.Fatalf("point %d has N = %d", c.n-1, p.N)
 		}
 		// MVA in float64 of an exact rational recursion: 1e-12 (MODELS.md §0.2).
-		checkRel(t, fmt.Sprintf("X_0(%d)", c.n), p.X0, c.x0, tolRational)
-		checkRel(t, fmt.Sprintf("R_0(%d)", c.n), p.R0, float64(c.n)/c.x0, tolRational)
+		pin.CheckRel(t, fmt.Sprintf("X_0(%d)", c.n), p.X0, c.x0, pin.Rational)
+		pin.CheckRel(t, fmt.Sprintf("R_0(%d)", c.n), p.R0, float64(c.n)/c.x0, pin.Rational)
 		x0 := must(w.X0(c.n))
-		checkRel(t, fmt.Sprintf("X0(%d) alone", c.n), x0, c.x0, tolRational)
+		pin.CheckRel(t, fmt.Sprintf("X0(%d) alone", c.n), x0, c.x0, pin.Rational)
 		b := must(w.BalancedJobBounds(c.n))
-		checkRel(t, fmt.Sprintf("BJB lower(%d)", c.n), b.Lower, c.lo, tolRational)
-		checkRel(t, fmt.Sprintf("BJB upper(%d)", c.n), b.Upper, c.up, tolRational)
+		pin.CheckRel(t, fmt.Sprintf("BJB lower(%d)", c.n), b.Lower, c.lo, pin.Rational)
+		pin.CheckRel(t, fmt.Sprintf("BJB upper(%d)", c.n), b.Upper, c.up, pin.Rational)
 		a := must(w.Asymptotic(c.n))
-		checkRel(t, fmt.Sprintf("asymptotic upper(%d)", c.n), a.Upper, c.asymUp, tolRational)
+		pin.CheckRel(t, fmt.Sprintf("asymptotic upper(%d)", c.n), a.Upper, c.asymUp, pin.Rational)
 	}
 	// MODELS.md §1.11: at N = 10, n_PE = 0.1025812, n_CL = 0.5640855
 	// (full precision from python3 fractions).
 	p10 := pts[9]
-	checkRel(t, "n_PE(10)", p10.Queue[0], 0.10258117776344811, tolRational)
-	checkRel(t, "n_CL(10)", p10.Queue[1], 0.56408548890321852, tolRational)
-	checkRel(t, "15 (n_PE + n_CL)", 15*(p10.Queue[0]+p10.Queue[1]), 10, tolRational)
+	pin.CheckRel(t, "n_PE(10)", p10.Queue[0], 0.10258117776344811, pin.Rational)
+	pin.CheckRel(t, "n_CL(10)", p10.Queue[1], 0.56408548890321852, pin.Rational)
+	pin.CheckRel(t, "15 (n_PE + n_CL)", 15*(p10.Queue[0]+p10.Queue[1]), 10, pin.Rational)
 	// §7: BJB(N=10) = [1.35135135, 1.53846154] to the printed digits.
 	b := must(w.BalancedJobBounds(10))
 	if math.Abs(b.Lower-1.35135135) > 5e-9 || math.Abs(b.Upper-1.53846154) > 5e-9 {
@@ -168,7 +169,7 @@ func TestSymmetricMVAEqualsGeneralExpanded(t *testing.T) {
 		sym := must(w.MVA(nmax))
 		gen := must(GeneralMVA(w.Stations(), nmax))
 		for i := range sym {
-			checkRel(t, fmt.Sprintf("%s X_0(%d)", name, i+1), gen[i].X0, sym[i].X0, tolRational)
+			pin.CheckRel(t, fmt.Sprintf("%s X_0(%d)", name, i+1), gen[i].X0, sym[i].X0, pin.Rational)
 		}
 	}
 }
@@ -334,17 +335,17 @@ func TestSymmetricMVAEqualsRoutedGeneralMVA(t *testing.T) {
 					st = append(st, Station{Name: "PE", Visit: 1 / float64(nc.p.K()), Service: sPE})
 				}
 				for i, v := range vis {
-					checkRel(t, fmt.Sprintf("%s V(link %d)", name, i), v, r.LV()/float64(len(vis)), tolRational)
+					pin.CheckRel(t, fmt.Sprintf("%s V(link %d)", name, i), v, r.LV()/float64(len(vis)), pin.Rational)
 					st = append(st, Station{Name: "CL", Visit: v, Service: sCL})
 				}
 				gen := must(GeneralMVA(st, nmax))
 				sym := must(w.MVA(nmax))
 				for i := range sym {
-					checkRel(t, fmt.Sprintf("%s X_0(%d)", name, i+1), gen[i].X0, sym[i].X0, tolRational)
+					pin.CheckRel(t, fmt.Sprintf("%s X_0(%d)", name, i+1), gen[i].X0, sym[i].X0, pin.Rational)
 				}
 				last := gen[nmax-1]
-				checkRel(t, name+" n_PE(N_max)", last.Queue[0], sym[nmax-1].Queue[0], 1e-11)
-				checkRel(t, name+" n_CL(N_max)", last.Queue[len(st)-1], sym[nmax-1].Queue[1], 1e-11)
+				pin.CheckRel(t, name+" n_PE(N_max)", last.Queue[0], sym[nmax-1].Queue[0], 1e-11)
+				pin.CheckRel(t, name+" n_CL(N_max)", last.Queue[len(st)-1], sym[nmax-1].Queue[1], 1e-11)
 			}
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/flitsim/flitsim/analytic"
+	"github.com/flitsim/flitsim/internal/pin"
 )
 
 func TestProfiles(t *testing.T) {
@@ -82,7 +83,7 @@ func TestTorusReachBruteForce(t *testing.T) {
 // (MODELS.md §9) and agree with the table to all printed digits.
 func TestLVPins15NodeRing(t *testing.T) {
 	p := must(Ring(15))
-	checkRel(t, "LV uniform", must(Uniform(p)).LV(), 4, tolRational)
+	pin.CheckRel(t, "LV uniform", must(Uniform(p)).LV(), 4, pin.Rational)
 	loc := []struct {
 		phi    float64
 		radius int
@@ -92,31 +93,31 @@ func TestLVPins15NodeRing(t *testing.T) {
 	}
 	for _, c := range loc {
 		name := fmt.Sprintf("LV locality phi=%g L=%d", c.phi, c.radius)
-		checkRel(t, name, must(Locality(p, c.phi, c.radius)).LV(), c.lv, tolRational)
-		checkRel(t, name+" Eq.(2)", must(LocalityLV(p, c.phi, c.radius)), c.lv, tolRational)
-		checkRel(t, name+" ring closed form", must(RingLocalityLV(15, c.phi, c.radius, Corrected)), c.lv, tolRational)
+		pin.CheckRel(t, name, must(Locality(p, c.phi, c.radius)).LV(), c.lv, pin.Rational)
+		pin.CheckRel(t, name+" Eq.(2)", must(LocalityLV(p, c.phi, c.radius)), c.lv, pin.Rational)
+		pin.CheckRel(t, name+" ring closed form", must(RingLocalityLV(15, c.phi, c.radius, Corrected)), c.lv, pin.Rational)
 	}
 	dec := []struct {
 		d, lv float64
 		tol   float64
 	}{
-		{0.10, 1.111110411111041, tolFloat},
-		{0.25, 1.3329060611609596, tolFloat},
-		{0.50, 247.0 / 127, tolRational},
-		{0.75, 2.921673593012608, tolFloat},
-		{0.90, 3.582406736705222, tolFloat},
-		{0.99, 3.959802040109886, tolFloat},
+		{0.10, 1.111110411111041, pin.Rel},
+		{0.25, 1.3329060611609596, pin.Rel},
+		{0.50, 247.0 / 127, pin.Rational},
+		{0.75, 2.921673593012608, pin.Rel},
+		{0.90, 3.582406736705222, pin.Rel},
+		{0.99, 3.959802040109886, pin.Rel},
 	}
 	for _, c := range dec {
 		name := fmt.Sprintf("LV decay d=%g", c.d)
-		checkRel(t, name, must(Decay(p, c.d, Corrected)).LV(), c.lv, c.tol)
-		checkRel(t, name+" Eq.(3)", must(RingDecayLV(15, c.d, Corrected)), c.lv, c.tol)
+		pin.CheckRel(t, name, must(Decay(p, c.d, Corrected)).LV(), c.lv, c.tol)
+		pin.CheckRel(t, name+" Eq.(3)", must(RingDecayLV(15, c.d, Corrected)), c.lv, c.tol)
 	}
 	// MODELS.md §1.11 printed (wrong) forms, errata E1 and E2:
 	// locality phi=.5 L=2 -> 0.893333 (= 0.75 + 0.5*172/600), decay d=.5 -> 0.972441 (= 247/254).
-	checkRel(t, "printed ring locality", must(RingLocalityLV(15, 0.5, 2, Printed)), 0.75+0.5*172.0/600, tolRational)
-	checkRel(t, "printed decay Eq.(3)", must(RingDecayLV(15, 0.5, Printed)), 247.0/254, tolRational)
-	checkRel(t, "printed decay Phi sum", must(Decay(p, 0.5, Printed)).LV(), 247.0/254, tolRational)
+	pin.CheckRel(t, "printed ring locality", must(RingLocalityLV(15, 0.5, 2, Printed)), 0.75+0.5*172.0/600, pin.Rational)
+	pin.CheckRel(t, "printed decay Eq.(3)", must(RingDecayLV(15, 0.5, Printed)), 247.0/254, pin.Rational)
+	pin.CheckRel(t, "printed decay Phi sum", must(Decay(p, 0.5, Printed)).LV(), 247.0/254, pin.Rational)
 }
 
 // MODELS.md §1.11, cumulative Phi (Figure I) on the 15-node ring, l = 1..7.
@@ -128,9 +129,9 @@ func TestCumulativePhiRows(t *testing.T) {
 	dec := must(Decay(p, 0.5, Corrected))
 	locRow := []float64{0.40, 0.80, 0.84, 0.88, 0.92, 0.96, 1.00}
 	for l := 1; l <= 7; l++ {
-		checkRel(t, fmt.Sprintf("uniform CDF(%d)", l), uni.CDF(l), float64(l)/7, tolRational)
-		checkRel(t, fmt.Sprintf("locality CDF(%d)", l), loc.CDF(l), locRow[l-1], tolRational)
-		checkRel(t, fmt.Sprintf("decay CDF(%d)", l), dec.CDF(l), float64(128-(int(1)<<(7-l)))/127, tolRational)
+		pin.CheckRel(t, fmt.Sprintf("uniform CDF(%d)", l), uni.CDF(l), float64(l)/7, pin.Rational)
+		pin.CheckRel(t, fmt.Sprintf("locality CDF(%d)", l), loc.CDF(l), locRow[l-1], pin.Rational)
+		pin.CheckRel(t, fmt.Sprintf("decay CDF(%d)", l), dec.CDF(l), float64(128-(int(1)<<(7-l)))/127, pin.Rational)
 	}
 	// 6-digit values as printed in MODELS.md §1.11.
 	for i, want := range []float64{0.503937, 0.755906, 0.881890, 0.944882, 0.976378, 0.992126, 1} {
@@ -147,25 +148,25 @@ func TestCumulativePhiRows(t *testing.T) {
 func TestRingClosedFormsEqualGeneric(t *testing.T) {
 	for k := 3; k <= 41; k++ {
 		p := must(Ring(k))
-		checkRel(t, fmt.Sprintf("K=%d uniform", k), must(RingUniformLV(k)), must(Uniform(p)).LV(), tolRational)
-		checkRel(t, fmt.Sprintf("K=%d UniformLV", k), must(UniformLV(p)), must(Uniform(p)).LV(), tolRational)
+		pin.CheckRel(t, fmt.Sprintf("K=%d uniform", k), must(RingUniformLV(k)), must(Uniform(p)).LV(), pin.Rational)
+		pin.CheckRel(t, fmt.Sprintf("K=%d UniformLV", k), must(UniformLV(p)), must(Uniform(p)).LV(), pin.Rational)
 		u, eq1 := must(Uniform(p)), 0.0
 		for l := 1; l <= p.LMax(); l++ {
 			eq1 += float64(l) * u.Phi(l)
 		}
-		checkRel(t, fmt.Sprintf("K=%d uniform Eq.(1) sum", k), eq1, must(RingUniformLV(k)), tolRational)
+		pin.CheckRel(t, fmt.Sprintf("K=%d uniform Eq.(1) sum", k), eq1, must(RingUniformLV(k)), pin.Rational)
 		for radius := 1; radius <= k/2-1; radius++ {
 			for _, phi := range []float64{0, 0.3, 0.5, 0.9, 1} {
 				name := fmt.Sprintf("K=%d phi=%g L=%d", k, phi, radius)
 				gen := must(Locality(p, phi, radius)).LV()
-				checkRel(t, name+" ring closed", must(RingLocalityLV(k, phi, radius, Corrected)), gen, tolRational)
-				checkRel(t, name+" Eq.(2)", must(LocalityLV(p, phi, radius)), gen, tolRational)
+				pin.CheckRel(t, name+" ring closed", must(RingLocalityLV(k, phi, radius, Corrected)), gen, pin.Rational)
+				pin.CheckRel(t, name+" Eq.(2)", must(LocalityLV(p, phi, radius)), gen, pin.Rational)
 			}
 		}
 		for _, d := range []float64{0.05, 0.3, 0.5, 0.7, 0.95, 0.999, 1} {
 			for _, v := range []Variant{Corrected, Printed} {
 				name := fmt.Sprintf("K=%d d=%g %v", k, d, v)
-				checkRel(t, name, must(RingDecayLV(k, d, v)), must(Decay(p, d, v)).LV(), tolRational)
+				pin.CheckRel(t, name, must(RingDecayLV(k, d, v)), must(Decay(p, d, v)).LV(), pin.Rational)
 			}
 		}
 	}
@@ -180,26 +181,26 @@ func TestDistributionsOnOtherNetworks(t *testing.T) {
 		for radius := 1; radius < p.LMax(); radius++ {
 			r := must(Locality(p, 0.7, radius))
 			rs = append(rs, r)
-			checkRel(t, p.Name()+" Eq.(2)", must(LocalityLV(p, 0.7, radius)), r.LV(), tolRational)
+			pin.CheckRel(t, p.Name()+" Eq.(2)", must(LocalityLV(p, 0.7, radius)), r.LV(), pin.Rational)
 		}
 		for _, r := range rs {
-			checkRel(t, p.Name()+" "+r.Name()+" sum Phi", r.CDF(p.LMax()), 1, tolRational)
+			pin.CheckRel(t, p.Name()+" "+r.Name()+" sum Phi", r.CDF(p.LMax()), 1, pin.Rational)
 			if lv := r.LV(); lv < 1 || lv > float64(p.LMax()) {
 				t.Errorf("%s %s: LV = %g outside [1, l_max]", p.Name(), r.Name(), lv)
 			}
 		}
-		checkRel(t, p.Name()+" printed decay sum", must(Decay(p, 0.6, Printed)).CDF(p.LMax()), 0.6, tolRational)
-		checkRel(t, p.Name()+" decay Eq.(3)", must(DecayLV(p.LMax(), 0.6, Corrected)), must(Decay(p, 0.6, Corrected)).LV(), tolRational)
+		pin.CheckRel(t, p.Name()+" printed decay sum", must(Decay(p, 0.6, Printed)).CDF(p.LMax()), 0.6, pin.Rational)
+		pin.CheckRel(t, p.Name()+" decay Eq.(3)", must(DecayLV(p.LMax(), 0.6, Corrected)), must(Decay(p, 0.6, Corrected)).LV(), pin.Rational)
 	}
 	// Bus: every message crosses the bus once.
 	b := must(Bus(15))
-	checkRel(t, "bus uniform LV", must(Uniform(b)).LV(), 1, tolRational)
-	checkRel(t, "bus decay LV", must(Decay(b, 0.3, Corrected)).LV(), 1, tolRational)
+	pin.CheckRel(t, "bus uniform LV", must(Uniform(b)).LV(), 1, pin.Rational)
+	pin.CheckRel(t, "bus decay LV", must(Decay(b, 0.3, Corrected)).LV(), 1, pin.Rational)
 	// Hypercube uniform: n 2^{n-1} / (2^n - 1).
-	checkRel(t, "6-cube uniform LV", must(Uniform(must(Hypercube(6)))).LV(), 6*32.0/63, tolRational)
+	pin.CheckRel(t, "6-cube uniform LV", must(Uniform(must(Hypercube(6)))).LV(), 6*32.0/63, pin.Rational)
 	// Locality with L = l_max is accepted only with phi = 1 (MODELS.md §1.2).
 	p := must(Ring(15))
-	checkRel(t, "L=l_max phi=1", must(Locality(p, 1, 7)).LV(), 4, tolRational)
+	pin.CheckRel(t, "L=l_max phi=1", must(Locality(p, 1, 7)).LV(), 4, pin.Rational)
 }
 
 // d -> 1 limits of Eq. (3) (MODELS.md §1.2): LV -> (l_max+1)/2 continuously,
@@ -208,15 +209,15 @@ func TestDistributionsOnOtherNetworks(t *testing.T) {
 func TestDecayLimits(t *testing.T) {
 	for _, lmax := range []int{1, 2, 7, 50} {
 		lim := float64(lmax+1) / 2
-		checkRel(t, fmt.Sprintf("l_max=%d d=1", lmax), must(DecayLV(lmax, 1, Corrected)), lim, tolRational)
+		pin.CheckRel(t, fmt.Sprintf("l_max=%d d=1", lmax), must(DecayLV(lmax, 1, Corrected)), lim, pin.Rational)
 		for _, e := range []float64{1e-15, 1e-12, 1e-9, 1e-6} {
 			// LV = (l_max+1)/2 - (l_max^2-1)/12 e + O(e^2) at d = 1 - e.
 			want := lim - float64(lmax*lmax-1)/12*e
-			checkRel(t, fmt.Sprintf("l_max=%d d=1-%g", lmax, e), must(DecayLV(lmax, 1-e, Corrected)), want, 1e-11)
+			pin.CheckRel(t, fmt.Sprintf("l_max=%d d=1-%g", lmax, e), must(DecayLV(lmax, 1-e, Corrected)), want, 1e-11)
 		}
 	}
-	checkRel(t, "l_max=1 corrected", must(DecayLV(1, 0.3, Corrected)), 1, tolRational)
-	checkRel(t, "l_max=1 printed", must(DecayLV(1, 0.3, Printed)), 0.3, tolRational)
+	pin.CheckRel(t, "l_max=1 corrected", must(DecayLV(1, 0.3, Corrected)), 1, pin.Rational)
+	pin.CheckRel(t, "l_max=1 printed", must(DecayLV(1, 0.3, Printed)), 0.3, pin.Rational)
 }
 
 func TestRoutingDomainErrors(t *testing.T) {
