@@ -8,24 +8,11 @@ import (
 	"testing"
 
 	"github.com/flitsim/flitsim/analytic"
+	"github.com/flitsim/flitsim/internal/pin"
 )
 
 // Tolerances (shared/MODELS.md §0.2): closed forms 1e-12 relative.
 const relTol = 1e-12
-
-func relErr(got, want float64) float64 {
-	if got == want {
-		return 0
-	}
-	return math.Abs(got-want) / math.Max(math.Abs(want), math.SmallestNonzeroFloat64)
-}
-
-func checkRel(t *testing.T, name string, got, want, tol float64) {
-	t.Helper()
-	if e := relErr(got, want); !(e <= tol) {
-		t.Errorf("%s = %.17g, want %.17g (rel err %.3g > %.1g)", name, got, want, e, tol)
-	}
-}
 
 // Reference values: textbook M/M/1 formulas (Kleinrock 1975, §3.2) evaluated
 // by hand as exact rationals.
@@ -47,13 +34,13 @@ func TestMM1Reference(t *testing.T) {
 			t.Fatal(err)
 		}
 		name := fmt.Sprintf("MM1(%g,%g)", c.lambda, c.mu)
-		checkRel(t, name+".Rho", q.Rho(), c.rho, relTol)
-		checkRel(t, name+".MeanNumber", q.MeanNumber(), c.n, relTol)
-		checkRel(t, name+".MeanQueue", q.MeanQueue(), c.nq, relTol)
-		checkRel(t, name+".MeanTime", q.MeanTime(), c.tm, relTol)
-		checkRel(t, name+".MeanWait", q.MeanWait(), c.w, relTol)
-		checkRel(t, name+".P(0)", q.P(0), c.p0, relTol)
-		checkRel(t, name+".P(2)", q.P(2), c.p2, relTol)
+		pin.CheckRel(t, name+".Rho", q.Rho(), c.rho, relTol)
+		pin.CheckRel(t, name+".MeanNumber", q.MeanNumber(), c.n, relTol)
+		pin.CheckRel(t, name+".MeanQueue", q.MeanQueue(), c.nq, relTol)
+		pin.CheckRel(t, name+".MeanTime", q.MeanTime(), c.tm, relTol)
+		pin.CheckRel(t, name+".MeanWait", q.MeanWait(), c.w, relTol)
+		pin.CheckRel(t, name+".P(0)", q.P(0), c.p0, relTol)
+		pin.CheckRel(t, name+".P(2)", q.P(2), c.p2, relTol)
 		if q.P(-1) != 0 {
 			t.Errorf("%s.P(-1) = %g, want 0", name, q.P(-1))
 		}
@@ -67,14 +54,14 @@ func TestMM1Little(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		checkRel(t, "N = lambda T", q.MeanNumber(), q.Lambda()*q.MeanTime(), relTol)
-		checkRel(t, "Nq = lambda W", q.MeanQueue(), q.Lambda()*q.MeanWait(), relTol)
-		checkRel(t, "T = W + 1/mu", q.MeanTime(), q.MeanWait()+1/q.Mu(), relTol)
+		pin.CheckRel(t, "N = lambda T", q.MeanNumber(), q.Lambda()*q.MeanTime(), relTol)
+		pin.CheckRel(t, "Nq = lambda W", q.MeanQueue(), q.Lambda()*q.MeanWait(), relTol)
+		pin.CheckRel(t, "T = W + 1/mu", q.MeanTime(), q.MeanWait()+1/q.Mu(), relTol)
 		s := 0.0
 		for n := 0; n < 200000 && (n < 10 || q.P(n) > 1e-18); n++ {
 			s += q.P(n)
 		}
-		checkRel(t, "sum p_n", s, 1, 1e-10)
+		pin.CheckRel(t, "sum p_n", s, 1, 1e-10)
 	}
 }
 
@@ -106,17 +93,17 @@ func TestMM1LReference(t *testing.T) {
 			t.Fatalf("%s: %d probabilities, want %d", c.src, len(p), c.l+1)
 		}
 		for k := range p {
-			checkRel(t, fmt.Sprintf("%s p_%d", c.src, k), p[k], c.p[k], relTol)
+			pin.CheckRel(t, fmt.Sprintf("%s p_%d", c.src, k), p[k], c.p[k], relTol)
 		}
-		checkRel(t, c.src+" E[N]", q.MeanNumber(), c.n, relTol)
-		checkRel(t, c.src+" p_L", q.Blocking(), c.pl, relTol)
-		checkRel(t, c.src+" E[T]", q.MeanTime(), c.tm, relTol)
+		pin.CheckRel(t, c.src+" E[N]", q.MeanNumber(), c.n, relTol)
+		pin.CheckRel(t, c.src+" p_L", q.Blocking(), c.pl, relTol)
+		pin.CheckRel(t, c.src+" E[T]", q.MeanTime(), c.tm, relTol)
 		if c.wt == 0 {
 			if w := q.MeanWait(); math.Abs(w) > 1e-15 {
 				t.Errorf("%s E[W] = %g, want 0", c.src, w)
 			}
 		} else {
-			checkRel(t, c.src+" E[W]", q.MeanWait(), c.wt, relTol)
+			pin.CheckRel(t, c.src+" E[W]", q.MeanWait(), c.wt, relTol)
 		}
 	}
 }
@@ -161,9 +148,9 @@ func TestMM1LNearRhoOneAgainstBigFloat(t *testing.T) {
 			}
 			pl, n, acc := bigMM1L(rho, l)
 			name := fmt.Sprintf("rho=%.17g L=%d", rho, l)
-			checkRel(t, name+" p_L", q.Blocking(), pl, relTol)
-			checkRel(t, name+" E[N]", q.MeanNumber(), n, relTol)
-			checkRel(t, name+" E[T]", q.MeanTime(), n/(rho*acc), relTol)
+			pin.CheckRel(t, name+" p_L", q.Blocking(), pl, relTol)
+			pin.CheckRel(t, name+" E[N]", q.MeanNumber(), n, relTol)
+			pin.CheckRel(t, name+" E[T]", q.MeanTime(), n/(rho*acc), relTol)
 		}
 	}
 }
@@ -189,11 +176,11 @@ func TestMM1LIdentities(t *testing.T) {
 					busy += p
 				}
 			}
-			checkRel(t, name+" sum p_k", s, 1, 1e-13*float64(l+1))
-			checkRel(t, name+" Little", q.MeanNumber(), q.Accepted()*q.MeanTime(), relTol)
-			checkRel(t, name+" flow balance", q.Accepted(), mu*busy, 1e-12*float64(l+1))
-			checkRel(t, name+" Utilisation", q.Utilisation(), busy, 1e-12*float64(l+1))
-			checkRel(t, name+" T = W + 1/mu", q.MeanTime(), q.MeanWait()+1/mu, 1e-11)
+			pin.CheckRel(t, name+" sum p_k", s, 1, 1e-13*float64(l+1))
+			pin.CheckRel(t, name+" Little", q.MeanNumber(), q.Accepted()*q.MeanTime(), relTol)
+			pin.CheckRel(t, name+" flow balance", q.Accepted(), mu*busy, 1e-12*float64(l+1))
+			pin.CheckRel(t, name+" Utilisation", q.Utilisation(), busy, 1e-12*float64(l+1))
+			pin.CheckRel(t, name+" T = W + 1/mu", q.MeanTime(), q.MeanWait()+1/mu, 1e-11)
 			if n := q.MeanNumber(); n < 0 || n > float64(l) {
 				t.Errorf("%s: E[N] = %g outside [0, L]", name, n)
 			}
@@ -226,8 +213,8 @@ func TestMM1LConvergesToMM1(t *testing.T) {
 			}
 			prev = gap
 			if l >= 400 {
-				checkRel(t, fmt.Sprintf("rho=%g L=%d E[T]", rho, l), q.MeanTime(), inf.MeanTime(), 1e-12)
-				checkRel(t, fmt.Sprintf("rho=%g L=%d p_0", rho, l), q.P(0), inf.P(0), 1e-12)
+				pin.CheckRel(t, fmt.Sprintf("rho=%g L=%d E[T]", rho, l), q.MeanTime(), inf.MeanTime(), 1e-12)
+				pin.CheckRel(t, fmt.Sprintf("rho=%g L=%d p_0", rho, l), q.P(0), inf.P(0), 1e-12)
 			}
 		}
 	}
@@ -241,22 +228,22 @@ func TestMG1Reference(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkRel(t, "MG1Wait(0.5,1,3)", w, 1.5, relTol)
+	pin.CheckRel(t, "MG1Wait(0.5,1,3)", w, 1.5, relTol)
 	w2, err := MG1WaitSCV(0.5, 1, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkRel(t, "MG1WaitSCV(0.5,1,2)", w2, 1.5, relTol)
+	pin.CheckRel(t, "MG1WaitSCV(0.5,1,2)", w2, 1.5, relTol)
 	// lambda = 0.2, E[S] = 4 (rho = 0.8), scv = 0.25: E[S^2] = 20, W = 0.2*20/0.4 = 10.
 	q, err := NewMG1SCV(0.2, 4, 0.25)
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkRel(t, "MG1 SecondMoment", q.SecondMoment(), 20, relTol)
-	checkRel(t, "MG1 W", q.MeanWait(), 10, relTol)
-	checkRel(t, "MG1 T", q.MeanTime(), 14, relTol)
-	checkRel(t, "MG1 N", q.MeanNumber(), 2.8, relTol)
-	checkRel(t, "MG1 SCV", q.SCV(), 0.25, relTol)
+	pin.CheckRel(t, "MG1 SecondMoment", q.SecondMoment(), 20, relTol)
+	pin.CheckRel(t, "MG1 W", q.MeanWait(), 10, relTol)
+	pin.CheckRel(t, "MG1 T", q.MeanTime(), 14, relTol)
+	pin.CheckRel(t, "MG1 N", q.MeanNumber(), 2.8, relTol)
+	pin.CheckRel(t, "MG1 SCV", q.SCV(), 0.25, relTol)
 
 	for _, rho := range []float64{0.01, 0.25, 0.5, 0.8, 0.99} {
 		const s = 2.0
@@ -273,17 +260,17 @@ func TestMG1Reference(t *testing.T) {
 			t.Fatal(err)
 		}
 		// scv = 1 (exponential) reproduces M/M/1 exactly.
-		checkRel(t, "MG1(scv=1) W vs MM1", exp.MeanWait(), mm1.MeanWait(), relTol)
-		checkRel(t, "MG1(scv=1) N vs MM1", exp.MeanNumber(), mm1.MeanNumber(), relTol)
+		pin.CheckRel(t, "MG1(scv=1) W vs MM1", exp.MeanWait(), mm1.MeanWait(), relTol)
+		pin.CheckRel(t, "MG1(scv=1) N vs MM1", exp.MeanNumber(), mm1.MeanNumber(), relTol)
 		// M/D/1 wait is half the M/M/1 wait, and below it.
-		checkRel(t, "MD1 W = MM1 W / 2", md1.MeanWait(), mm1.MeanWait()/2, relTol)
+		pin.CheckRel(t, "MD1 W = MM1 W / 2", md1.MeanWait(), mm1.MeanWait()/2, relTol)
 		if !(md1.MeanWait() < mm1.MeanWait()) || !(md1.MeanTime() < mm1.MeanTime()) {
 			t.Errorf("rho=%g: M/D/1 not below M/M/1", rho)
 		}
-		checkRel(t, "MD1 vs MG1 scv=0", md1.MeanWait(), md1.MG1().MeanWait(), relTol)
-		checkRel(t, "MD1 Little", md1.MeanNumber(), md1.Lambda()*md1.MeanTime(), relTol)
-		checkRel(t, "MD1 T = W + D", md1.MeanTime(), md1.MeanWait()+md1.Service(), relTol)
-		checkRel(t, "MG1 Little q", exp.MeanQueue(), exp.Lambda()*exp.MeanWait(), relTol)
+		pin.CheckRel(t, "MD1 vs MG1 scv=0", md1.MeanWait(), md1.MG1().MeanWait(), relTol)
+		pin.CheckRel(t, "MD1 Little", md1.MeanNumber(), md1.Lambda()*md1.MeanTime(), relTol)
+		pin.CheckRel(t, "MD1 T = W + D", md1.MeanTime(), md1.MeanWait()+md1.Service(), relTol)
+		pin.CheckRel(t, "MG1 Little q", exp.MeanQueue(), exp.Lambda()*exp.MeanWait(), relTol)
 	}
 }
 
