@@ -6,9 +6,10 @@ import (
 )
 
 // TestAdaptiveConformance runs the routing suite (Check: minimal, reaches
-// every destination, claims hold; Route allocation-free) on fully adaptive
-// and Duato routing over every network of suiteSpecs, and Duato's escape
-// condition (CheckEscape) on the Duato function.
+// every destination, claims hold; Route, and Duato's Escape,
+// allocation-free) on fully adaptive and Duato routing over every network
+// of suiteSpecs, and Duato's escape condition (CheckEscape) on the Duato
+// function.
 func TestAdaptiveConformance(t *testing.T) {
 	for _, s := range suiteSpecs {
 		top := mustNew(t, s)
@@ -33,6 +34,7 @@ func TestAdaptiveConformance(t *testing.T) {
 			}
 			assertVerdict(t, top, r, Check(top, r))
 			assertNoAlloc(t, top, r)
+			assertRouteNoAlloc(t, top, "Escape", r.Escape)
 			assertAllProductive(t, top, r, wantEsc)
 			ev := CheckEscape(top, r)
 			if !ev.DeadlockFree() || !ev.EscapeAcyclic || ev.Problem != "" {

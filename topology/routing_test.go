@@ -87,16 +87,25 @@ func TestConformance(t *testing.T) {
 // NetPorts()+1, for every (cur, dest) pair of small networks.
 func assertNoAlloc(t *testing.T, top *Topology, r Routing) {
 	t.Helper()
+	assertRouteNoAlloc(t, top, "Route", r.Route)
+}
+
+// assertRouteNoAlloc checks that route (Route, or Escape of an
+// EscapeRouting: both are per-hop calls on the simulator's hot path) does
+// not allocate with a buffer of capacity NetPorts()+1, for every
+// (cur, dest) pair.
+func assertRouteNoAlloc(t *testing.T, top *Topology, name string, route func(cur, dest int, buf []Candidate) []Candidate) {
+	t.Helper()
 	buf := make([]Candidate, 0, top.NetPorts()+1)
 	allocs := testing.AllocsPerRun(3, func() {
 		for cur := 0; cur < top.Nodes(); cur++ {
 			for dest := 0; dest < top.Nodes(); dest++ {
-				buf = r.Route(cur, dest, buf[:0])
+				buf = route(cur, dest, buf[:0])
 			}
 		}
 	})
 	if allocs != 0 {
-		t.Errorf("Route allocates: %v allocations per sweep", allocs)
+		t.Errorf("%s allocates: %v allocations per sweep", name, allocs)
 	}
 }
 

@@ -205,6 +205,28 @@ func TestRouteIsDestinationDigit(t *testing.T) {
 	}
 }
 
+// TestRouteDoesNotAllocate: Route, FirstLine and NextLine are per-hop
+// look-ups on the simulator's hot path; Path, which chains them, must not
+// allocate either when buf has room for the z hops.
+func TestRouteDoesNotAllocate(t *testing.T) {
+	nw := build(t, multistage.Spec{Degree: 4, Stages: 3, Wiring: multistage.Butterfly})
+	n := nw.Terminals()
+	buf := make([]multistage.Hop, 0, nw.Stages())
+	sink := 0
+	allocs := testing.AllocsPerRun(3, func() {
+		for src := 0; src < n; src++ {
+			for dst := 0; dst < n; dst++ {
+				buf, sink = nw.Path(src, dst, buf[:0])
+				sink += nw.Route(nw.Stages()-1, dst)
+			}
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("Path/Route allocate: %v allocations per sweep", allocs)
+	}
+	_ = sink
+}
+
 // TestWiringsDiffer guards against two wirings silently being the same
 // permutation list (the butterfly and baseline must not collapse to Omega).
 func TestWiringsDiffer(t *testing.T) {
