@@ -37,34 +37,6 @@ type packet struct {
 	srcWait  float64 // total time spent in retry buffers
 }
 
-// fifo is a growable ring of packet ids (the retry buffers). It grows by
-// doubling and never shrinks, so it stops allocating once it has reached its
-// largest population.
-type fifo struct {
-	buf  []int32
-	head int
-	n    int
-}
-
-func (f *fifo) push(p int32) {
-	if f.n == len(f.buf) {
-		nb := make([]int32, max(4, 2*len(f.buf)))
-		for i := range f.n {
-			nb[i] = f.buf[(f.head+i)%len(f.buf)]
-		}
-		f.buf, f.head = nb, 0
-	}
-	f.buf[(f.head+f.n)%len(f.buf)] = p
-	f.n++
-}
-
-func (f *fifo) pop() int32 {
-	p := f.buf[f.head]
-	f.head = (f.head + 1) % len(f.buf)
-	f.n--
-	return p
-}
-
 // Sim is one run of the packet-level model. It is not safe for concurrent
 // use; run independent Sims in parallel instead.
 type Sim struct {
@@ -89,7 +61,7 @@ type Sim struct {
 	busy  []bool // a completion is pending for the head
 	// retry holds the packets waiting to (re-)enter stage 1: one FIFO per
 	// source (RetryBuffer "source") or per stage-1 queue ("queue").
-	retry  []fifo
+	retry  []sim.FIFO[int32]
 	perSrc bool
 	srcOf  []int32 // stage-1 input line -> source feeding it
 
@@ -169,7 +141,7 @@ func New(cfg Config) (*Sim, error) {
 	s := &Sim{cfg: r, net: nw, n: n, b: r.Degree, z: z, L: L, phase: int64(z + 2),
 		qbuf: make([]int32, z*n*L), qhead: make([]int32, z*n), qlen: make([]int32, z*n),
 		busy:     make([]bool, z*n),
-		retry:    make([]fifo, n),
+		retry:    make([]sim.FIFO[int32], n),
 		perSrc:   r.perSrc,
 		srcOf:    make([]int32, n),
 		arrRNG:   make([]*rand.Rand, n),
@@ -326,9 +298,9 @@ func (s *Sim) afterDeparture(q int) {
 // room, else rejected and, outside drop mode, kept waiting.
 func (s *Sim) offerFirst(id int32) {
 	p := &s.pk[id]
-	if s.perSrc && s.retry[p.src].n > 0 {
+	if s.perSrc && s.retry[p.src].Len() > 0 {
 		p.waitFrom = s.now
-		s.retry[p.src].push(id)
+		s.retry[p.src].Push(id)
 		s.inBuffers++
 		return
 	}
@@ -346,9 +318,9 @@ func (s *Sim) offerFirst(id int32) {
 	}
 	p.waitFrom = s.now
 	if s.perSrc {
-		s.retry[p.src].push(id)
+		s.retry[p.src].Push(id)
 	} else {
-		s.retry[q].push(id)
+		s.retry[q].Push(id)
 	}
 	s.inBuffers++
 }
@@ -361,8 +333,8 @@ func (s *Sim) offerFirst(id int32) {
 func (s *Sim) admitRetry(q int) {
 	if !s.perSrc {
 		f := &s.retry[q]
-		for f.n > 0 && int(s.qlen[q]) < s.L {
-			s.enterFromBuffer(q, f.pop())
+		for f.Len() > 0 && int(s.qlen[q]) < s.L {
+			s.enterFromBuffer(q, f.Pop())
 		}
 		return
 	}
@@ -372,10 +344,10 @@ func (s *Sim) admitRetry(q int) {
 		for p := range s.b {
 			src := int(s.srcOf[base+p])
 			f := &s.retry[src]
-			if f.n == 0 {
+			if f.Len() == 0 {
 				continue
 			}
-			h := &s.pk[f.buf[f.head]]
+			h := &s.pk[f.Front()]
 			if s.firstQueue(h) == q && h.waitFrom < bestAt {
 				best, bestAt = src, h.waitFrom
 			}
@@ -384,23 +356,18 @@ func (s *Sim) admitRetry(q int) {
 			return
 		}
 		f := &s.retry[best]
-		s.enterFromBuffer(q, f.pop())
+		s.enterFromBuffer(q, f.Pop())
 		// Drain the source: heads whose queue has room enter; the first
 		// that finds its queue full is a rejected attempt and stays head.
-		for f.n > 0 {
-			id := f.buf[f.head]
-			q2 := s.firstQueue(&s.pk[id])
-			s.per.att[0]++
+		for f.Len() > 0 {
+			q2 := s.firstQueue(&s.pk[f.Front()])
 			if int(s.qlen[q2]) >= s.L {
+				s.per.att[0]++
 				s.per.rej[0]++
 				s.tot.Rejected[0]++
 				break
 			}
-			f.pop()
-			s.inBuffers--
-			p := &s.pk[id]
-			p.srcWait += s.now - p.waitFrom
-			s.accept(q2, id)
+			s.enterFromBuffer(q2, f.Pop())
 		}
 	}
 }

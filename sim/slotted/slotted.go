@@ -40,7 +40,7 @@ type Sim struct {
 	pat   traffic.Pattern
 
 	// State, initialised by reset.
-	q         []fifo
+	q         []sim.FIFO[packet]
 	headSince []int64 // first slot in which the current head packet may be sent
 	busy      []bool  // node has sent or received in the current slot
 	order     []int32 // visiting order, permuted every slot
@@ -97,7 +97,7 @@ func New(cfg Config) (*Sim, error) {
 		return nil, fmt.Errorf("slotted: %w", err)
 	}
 	N := s.nodes
-	s.q = make([]fifo, N)
+	s.q = make([]sim.FIFO[packet], N)
 	s.headSince = make([]int64, N)
 	s.busy = make([]bool, N)
 	s.order = make([]int32, N)
@@ -128,7 +128,7 @@ func (s *Sim) Config() Config { return s.cfg }
 func (s *Sim) reset() {
 	seed := s.cfg.Seed
 	for u := range s.nodes {
-		s.q[u].reset()
+		s.q[u].Reset()
 		s.headSince[u] = 0
 		s.order[u] = int32(u)
 		s.arr[u] = sim.NewStream(seed, sim.PurposeTrafficArrival, uint64(u))
@@ -161,10 +161,10 @@ func (s *Sim) step(t int64) {
 	clear(busy)
 	for _, u32 := range order {
 		u := int(u32)
-		if busy[u] || s.q[u].n == 0 {
+		if busy[u] || s.q[u].Len() == 0 {
 			continue
 		}
-		pk := s.q[u].front()
+		pk := s.q[u].Front()
 		diff := uint32(u) ^ uint32(pk.dest)
 		var v int
 		if s.blind {
@@ -194,12 +194,12 @@ func (s *Sim) step(t int64) {
 			v = u ^ (1 << b)
 		}
 		busy[u], busy[v] = true, true
-		s.q[u].pop()
+		s.q[u].Pop()
 		s.sends++
 		if s.measuring {
 			s.hop.Add(float64(t - s.headSince[u] + 1))
 		}
-		if s.q[u].n > 0 {
+		if s.q[u].Len() > 0 {
 			s.headSince[u] = t + 1
 		}
 		if v == int(pk.dest) {
@@ -215,19 +215,19 @@ func (s *Sim) step(t int64) {
 			}
 			continue
 		}
-		if s.q[v].n == 0 {
+		if s.q[v].Len() == 0 {
 			s.headSince[v] = t + 1
 		}
-		s.q[v].push(pk)
+		s.q[v].Push(pk)
 	}
 	end := float64(t + 1)
 	for u := range s.nodes {
 		for s.next[u] < end {
-			if s.q[u].n == 0 {
+			if s.q[u].Len() == 0 {
 				s.headSince[u] = t + 1
 			}
 			d := s.pat.Dest(u, s.dst[u])
-			s.q[u].push(packet{gen: s.next[u], src: int32(u), dest: int32(d)})
+			s.q[u].Push(packet{gen: s.next[u], src: int32(u), dest: int32(d)})
 			s.queued++
 			s.generated++
 			s.next[u] = s.proc.Next(s.next[u], s.arr[u])

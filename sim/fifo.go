@@ -1,0 +1,56 @@
+package sim
+
+// FIFO is an unbounded first-in first-out queue of values of type T: a ring
+// buffer whose capacity is a power of two (at least 4). It grows by doubling
+// and never shrinks, so it allocates only when it holds more values than
+// ever before, and a run in steady state does not allocate. Values move in
+// and out by copy; no interface boxing. The zero value is an empty queue
+// ready to use. A FIFO is not safe for concurrent use.
+type FIFO[T any] struct {
+	buf  []T
+	head int
+	n    int
+}
+
+// Len returns the number of values in the queue.
+func (q *FIFO[T]) Len() int { return q.n }
+
+// Push appends v at the tail.
+func (q *FIFO[T]) Push(v T) {
+	if q.n == len(q.buf) {
+		q.grow()
+	}
+	q.buf[(q.head+q.n)&(len(q.buf)-1)] = v
+	q.n++
+}
+
+// Front returns the head value without removing it. It panics if the queue
+// is empty.
+func (q *FIFO[T]) Front() T {
+	if q.n == 0 {
+		panic("sim: FIFO.Front of an empty queue")
+	}
+	return q.buf[q.head]
+}
+
+// Pop removes and returns the head value. It panics if the queue is empty.
+func (q *FIFO[T]) Pop() T {
+	if q.n == 0 {
+		panic("sim: FIFO.Pop of an empty queue")
+	}
+	v := q.buf[q.head]
+	q.head = (q.head + 1) & (len(q.buf) - 1)
+	q.n--
+	return v
+}
+
+// Reset empties the queue, keeping its storage.
+func (q *FIFO[T]) Reset() { q.head, q.n = 0, 0 }
+
+func (q *FIFO[T]) grow() {
+	buf := make([]T, max(4, 2*len(q.buf)))
+	for i := range q.n {
+		buf[i] = q.buf[(q.head+i)&(len(q.buf)-1)]
+	}
+	q.buf, q.head = buf, 0
+}
