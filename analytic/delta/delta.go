@@ -166,7 +166,7 @@ func (nw Network) Solve(lambda float64, o Options) (Result, error) {
 	if !(lambda >= 0) || math.IsInf(lambda, 1) {
 		return Result{}, analytic.Domain("delta.Solve", "lambda = %v, want 0 <= lambda < inf", lambda)
 	}
-	if err := o.Validity.check(); err != nil {
+	if _, err := o.Validity.resolved(); err != nil {
 		return Result{}, err
 	}
 	if o.PDT != PDTCorrected && o.PDT != PDTPrinted {

@@ -66,7 +66,9 @@ type Validity struct {
 	C float64
 }
 
-func (v Validity) withDefaults() Validity {
+// resolved returns v with its zero fields set to their defaults, or an
+// error wrapping analytic.ErrDomain if a field lies outside its range.
+func (v Validity) resolved() (Validity, error) {
 	if v.D == 0 {
 		v.D = DefaultD
 	}
@@ -76,20 +78,25 @@ func (v Validity) withDefaults() Validity {
 	if v.C == 0 {
 		v.C = DefaultC
 	}
-	return v
+	switch {
+	case !(v.D > 0) || math.IsInf(v.D, 1):
+		return v, analytic.Domain("delta.Validity", "D = %v, want 0 < D < inf", v.D)
+	case !(v.P0Max > 0 && v.P0Max < 1):
+		return v, analytic.Domain("delta.Validity", "P0Max = %v, want 0 < P0Max < 1", v.P0Max)
+	case !(v.C > 0 && v.C < 1):
+		return v, analytic.Domain("delta.Validity", "C = %v, want 0 < C < 1", v.C)
+	}
+	return v, nil
 }
 
-func (v Validity) check() error {
-	w := v.withDefaults()
-	switch {
-	case !(w.D > 0) || math.IsInf(w.D, 1):
-		return analytic.Domain("delta.Validity", "D = %v, want 0 < D < inf", v.D)
-	case !(w.P0Max > 0 && w.P0Max < 1):
-		return analytic.Domain("delta.Validity", "P0Max = %v, want 0 < P0Max < 1", v.P0Max)
-	case !(w.C > 0 && w.C < 1):
-		return analytic.Domain("delta.Validity", "C = %v, want 0 < C < 1", v.C)
+// forQueue is resolved for a bound that depends on the queue length L,
+// which must be at least 1; model names the caller in the error.
+func (v Validity) forQueue(model string, L int) (Validity, error) {
+	w, err := v.resolved()
+	if err == nil && L < 1 {
+		err = analytic.Domain(model, "L = %d, want L >= 1", L)
 	}
-	return nil
+	return w, err
 }
 
 // RhoI returns the upper end of Case I's validity region for queue length
@@ -100,13 +107,11 @@ func (v Validity) check() error {
 //
 // Example: rho_I(30, 0.05) = 0.90645816 (MODELS.md §2.4).
 func (v Validity) RhoI(L int) (float64, error) {
-	if err := v.check(); err != nil {
+	w, err := v.forQueue("delta.RhoI", L)
+	if err != nil {
 		return 0, err
 	}
-	if L < 1 {
-		return 0, analytic.Domain("delta.RhoI", "L = %d, want L >= 1", L)
-	}
-	d := v.withDefaults().D
+	d := w.D
 	return math.Pow(d/(1+d), 1/float64(L+1)), nil
 }
 
@@ -122,13 +127,11 @@ func (v Validity) RhoI(L int) (float64, error) {
 // floating-point numbers (bracket far below 1e-12). rho_0 < 1 iff
 // 1/(L+1) < p0max. Example: rho_0(1, 0.05) = 19, rho_0(19, 0.05) = 1.
 func (v Validity) Rho0(L int) (float64, error) {
-	if err := v.check(); err != nil {
+	w, err := v.forQueue("delta.Rho0", L)
+	if err != nil {
 		return 0, err
 	}
-	if L < 1 {
-		return 0, analytic.Domain("delta.Rho0", "L = %d, want L >= 1", L)
-	}
-	target := v.withDefaults().P0Max
+	target := w.P0Max
 	lo, hi := 0.0, math.Pow(target, -1/float64(L))
 	for hi > lo {
 		mid := lo + (hi-lo)/2
@@ -156,10 +159,11 @@ func (v Validity) Rho0(L int) (float64, error) {
 // The comparison is made in the form L/(L+1) >= C, which is exact at the
 // boundary (C = 0.95 gives 19, not 20).
 func (v Validity) CaseIIIMinL() (int, error) {
-	if err := v.check(); err != nil {
+	w, err := v.resolved()
+	if err != nil {
 		return 0, err
 	}
-	c := v.withDefaults().C
+	c := w.C
 	L := int(math.Floor(c / (1 - c)))
 	if L < 1 {
 		L = 1
