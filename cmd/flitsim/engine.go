@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 
 	"github.com/flitsim/flitsim/configs"
 	"github.com/flitsim/flitsim/sim/closed"
@@ -118,20 +117,6 @@ func engineUnitFunc(exps []*configs.Experiment) (sweep.Func, error) {
 // noNumber marks an Outcome column the mode does not measure: the sweep
 // writes a non-finite value as an empty field (null in JSON).
 var noNumber = math.NaN()
-
-// num formats a figure for the reason column: 5 significant digits.
-func num(v float64) string { return strconv.FormatFloat(v, 'g', 5, 64) }
-
-// joinReason puts the run's own warning (if any) before the mode's extra
-// figures, "; "-separated.
-func joinReason(warning string, extras ...string) string {
-	parts := make([]string, 0, len(extras)+1)
-	if warning != "" {
-		parts = append(parts, warning)
-	}
-	parts = append(parts, extras...)
-	return strings.Join(parts, "; ")
-}
 
 // metric is one Extra entry from a mean and its 95% half-width.
 func metric(name string, mean, half float64) sweep.Metric {
