@@ -300,40 +300,28 @@ func regIncBeta(a, b, x, y float64) float64 {
 func betaContFrac(a, b, x float64) float64 {
 	const tiny = 1e-300
 	const eps = 1e-16
-	c := 1.0
-	d := 1 - (a+b)*x/(a+1)
-	if math.Abs(d) < tiny {
-		d = tiny
+	nonTiny := func(v float64) float64 {
+		if math.Abs(v) < tiny {
+			return tiny
+		}
+		return v
 	}
-	d = 1 / d
+	c := 1.0
+	d := 1 / nonTiny(1-(a+b)*x/(a+1))
 	h := d
+	// step applies one Lentz update with partial numerator num and returns
+	// the factor it multiplies the convergent h by.
+	step := func(num float64) float64 {
+		d = nonTiny(1 + num*d)
+		c = nonTiny(1 + num/c)
+		d = 1 / d
+		return d * c
+	}
 	for m := 1; m <= 10000; m++ {
 		fm := float64(m)
 		m2 := 2 * fm
-		// even step d_{2m}
-		num := fm * (b - fm) * x / ((a + m2 - 1) * (a + m2))
-		d = 1 + num*d
-		if math.Abs(d) < tiny {
-			d = tiny
-		}
-		c = 1 + num/c
-		if math.Abs(c) < tiny {
-			c = tiny
-		}
-		d = 1 / d
-		h *= d * c
-		// odd step d_{2m+1}
-		num = -(a + fm) * (a + b + fm) * x / ((a + m2) * (a + m2 + 1))
-		d = 1 + num*d
-		if math.Abs(d) < tiny {
-			d = tiny
-		}
-		c = 1 + num/c
-		if math.Abs(c) < tiny {
-			c = tiny
-		}
-		d = 1 / d
-		del := d * c
+		h *= step(fm * (b - fm) * x / ((a + m2 - 1) * (a + m2)))              // d_{2m}
+		del := step(-(a + fm) * (a + b + fm) * x / ((a + m2) * (a + m2 + 1))) // d_{2m+1}
 		h *= del
 		if math.Abs(del-1) < eps {
 			break
