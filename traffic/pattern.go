@@ -142,7 +142,14 @@ func (u *uniform) Dest(src int, r *rand.Rand) int {
 	if u.self {
 		return r.IntN(u.n)
 	}
-	d := r.IntN(u.n - 1)
+	return skipSrc(r.IntN(u.n-1), src)
+}
+
+// skipSrc maps a draw d uniform on 0..N-2 to a node uniform among the N-1
+// nodes other than src: the uniform pattern's destination, and the hotspot
+// pattern's when it does not pick a hot node. It takes the draw rather than
+// the stream so that it stays small enough to inline on the Dest path.
+func skipSrc(d, src int) int {
 	if d >= src {
 		d++
 	}

@@ -186,11 +186,7 @@ func (p *hotspot) Dest(src int, r *rand.Rand) int {
 			return int(p.hot[i])
 		}
 	}
-	d := r.IntN(p.n - 1)
-	if d >= src {
-		d++
-	}
-	return d
+	return skipSrc(r.IntN(p.n-1), src)
 }
 
 func (p *hotspot) Probabilities(src int, pr []float64) {
