@@ -3,38 +3,17 @@ package validation
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
-	"strconv"
+
+	"github.com/flitsim/flitsim/sim/sweep"
 )
 
-// exactFloat is a float64 written as the string of its shortest exact
-// form ("NaN", "+Inf" and "-Inf" included), so it reads back bit for bit.
-type exactFloat float64
-
-func (f exactFloat) MarshalJSON() ([]byte, error) {
-	return json.Marshal(strconv.FormatFloat(float64(f), 'g', -1, 64))
-}
-
-func (f *exactFloat) UnmarshalJSON(b []byte) error {
-	var s string
-	if err := json.Unmarshal(b, &s); err != nil {
-		return err
-	}
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		return fmt.Errorf("validation: number expected, got %s", b)
-	}
-	*f = exactFloat(v)
-	return nil
-}
-
 type simValueJSON struct {
-	Mean      exactFloat `json:"mean"`
-	HalfWidth exactFloat `json:"half_width"`
+	Mean      sweep.JSONFloat `json:"mean"`
+	HalfWidth sweep.JSONFloat `json:"half_width"`
 }
 
 type pointResultJSON struct {
-	Rate   exactFloat              `json:"rate"`
+	Rate   sweep.JSONFloat         `json:"rate"`
 	Status string                  `json:"status"`
 	Reason string                  `json:"reason,omitempty"`
 	Values map[string]simValueJSON `json:"values"` // null for a nil map, {} for an empty one; keys sorted by encoding/json
@@ -43,11 +22,11 @@ type pointResultJSON struct {
 
 // MarshalJSON writes r so that UnmarshalJSON reads back exactly r.
 func (r PointResult) MarshalJSON() ([]byte, error) {
-	j := pointResultJSON{Rate: exactFloat(r.Point.Rate), Status: r.Point.Status, Reason: r.Point.Reason, Err: r.Err}
+	j := pointResultJSON{Rate: sweep.JSONFloat(r.Point.Rate), Status: r.Point.Status, Reason: r.Point.Reason, Err: r.Err}
 	if r.Point.Values != nil {
 		j.Values = make(map[string]simValueJSON, len(r.Point.Values))
 		for k, v := range r.Point.Values {
-			j.Values[k] = simValueJSON{exactFloat(v.Mean), exactFloat(v.HalfWidth)}
+			j.Values[k] = simValueJSON{sweep.JSONFloat(v.Mean), sweep.JSONFloat(v.HalfWidth)}
 		}
 	}
 	return json.Marshal(j)

@@ -249,20 +249,20 @@ func readShardFile[O any](path string) (*ShardFile[O], error) {
 type outcomeJSON struct {
 	Status             string       `json:"status"`
 	Reason             string       `json:"reason,omitempty"`
-	Latency            jsonFloat    `json:"latency"`
-	LatencyCI95        jsonFloat    `json:"latency_ci95"`
-	NetworkLatency     jsonFloat    `json:"network_latency"`
-	NetworkLatencyCI95 jsonFloat    `json:"network_latency_ci95"`
-	Accepted           jsonFloat    `json:"accepted"`
-	Offered            jsonFloat    `json:"offered"`
+	Latency            JSONFloat    `json:"latency"`
+	LatencyCI95        JSONFloat    `json:"latency_ci95"`
+	NetworkLatency     JSONFloat    `json:"network_latency"`
+	NetworkLatencyCI95 JSONFloat    `json:"network_latency_ci95"`
+	Accepted           JSONFloat    `json:"accepted"`
+	Offered            JSONFloat    `json:"offered"`
 	Cycles             int64        `json:"cycles"`
 	Extra              []metricJSON `json:"extra,omitempty"`
 }
 
 type metricJSON struct {
 	Name  string    `json:"name"`
-	Value jsonFloat `json:"value"`
-	CI95  jsonFloat `json:"ci95"`
+	Value JSONFloat `json:"value"`
+	CI95  JSONFloat `json:"ci95"`
 }
 
 // MarshalJSON writes o with every float in its shortest exact form and
@@ -272,10 +272,10 @@ type metricJSON struct {
 func (o Outcome) MarshalJSON() ([]byte, error) {
 	var extra []metricJSON
 	for _, m := range o.Extra {
-		extra = append(extra, metricJSON{m.Name, jsonFloat(m.Value), jsonFloat(m.CI95)})
+		extra = append(extra, metricJSON{m.Name, JSONFloat(m.Value), JSONFloat(m.CI95)})
 	}
-	return json.Marshal(outcomeJSON{o.Status, o.Reason, jsonFloat(o.Latency), jsonFloat(o.LatencyCI95),
-		jsonFloat(o.NetworkLatency), jsonFloat(o.NetworkLatencyCI95), jsonFloat(o.Accepted), jsonFloat(o.Offered), o.Cycles, extra})
+	return json.Marshal(outcomeJSON{o.Status, o.Reason, JSONFloat(o.Latency), JSONFloat(o.LatencyCI95),
+		JSONFloat(o.NetworkLatency), JSONFloat(o.NetworkLatencyCI95), JSONFloat(o.Accepted), JSONFloat(o.Offered), o.Cycles, extra})
 }
 
 // UnmarshalJSON reads what MarshalJSON writes.
@@ -295,11 +295,14 @@ func (o *Outcome) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// jsonFloat is a float64 whose JSON form round-trips exactly, non-finite
-// values included.
-type jsonFloat float64
+// JSONFloat is a float64 whose JSON form round-trips exactly, non-finite
+// values included: the shortest exact number, or the string "NaN", "+Inf"
+// or "-Inf". Every outcome type written to a shard file ([Outcome], the
+// validation harness's points) encodes its floats with it.
+type JSONFloat float64
 
-func (v jsonFloat) MarshalJSON() ([]byte, error) {
+// MarshalJSON writes v as its shortest exact number, or "NaN", "+Inf", "-Inf".
+func (v JSONFloat) MarshalJSON() ([]byte, error) {
 	f := float64(v)
 	switch {
 	case math.IsNaN(f):
@@ -312,7 +315,8 @@ func (v jsonFloat) MarshalJSON() ([]byte, error) {
 	return strconv.AppendFloat(nil, f, 'g', -1, 64), nil
 }
 
-func (v *jsonFloat) UnmarshalJSON(b []byte) error {
+// UnmarshalJSON reads what MarshalJSON writes.
+func (v *JSONFloat) UnmarshalJSON(b []byte) error {
 	s := string(b)
 	if len(b) > 0 && b[0] == '"' {
 		var err error
@@ -324,6 +328,6 @@ func (v *jsonFloat) UnmarshalJSON(b []byte) error {
 	if err != nil {
 		return fmt.Errorf("number expected, got %s", b)
 	}
-	*v = jsonFloat(f)
+	*v = JSONFloat(f)
 	return nil
 }
