@@ -1,6 +1,7 @@
 // Package analytic holds what every closed-form model of flitsim shares: the
-// domain errors a model returns instead of NaN or a negative delay, and the
-// conventions the model packages follow.
+// domain errors a model returns instead of NaN or a negative delay, the
+// bisection that locates a model's saturation rate ([SaturationPoint]), and
+// the conventions the model packages follow.
 //
 // The models themselves live in sub-packages, one per source:
 //

@@ -1,7 +1,6 @@
 package scouting
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
@@ -308,18 +307,8 @@ func Saturation(p Params) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	lo, hi := 0.0, float64(p.V)/float64(p.M+2*dbar+2*p.K-1)
-	for hi-lo > satRelWidth*hi {
-		mid := 0.5 * (lo + hi)
-		_, err := Solve(p, mid)
-		switch {
-		case err == nil:
-			lo = mid
-		case errors.Is(err, analytic.ErrSaturated):
-			hi = mid
-		default:
-			return 0, err
-		}
-	}
-	return lo, nil
+	return analytic.SaturationPoint(func(lg float64) error {
+		_, err := Solve(p, lg)
+		return err
+	}, float64(p.V)/float64(p.M+2*dbar+2*p.K-1), satRelWidth)
 }

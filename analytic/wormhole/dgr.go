@@ -1,7 +1,6 @@
 package wormhole
 
 import (
-	"errors"
 	"math"
 
 	"github.com/flitsim/flitsim/analytic"
@@ -188,39 +187,8 @@ func (nw *Network) Saturation(opt Options) (float64, error) {
 	if opt.M < 1 {
 		return 0, analytic.Domain("wormhole.DGR", "M = %d < 1", opt.M)
 	}
-	return bisect(func(l float64) (bool, error) {
+	return analytic.SaturationPoint(func(l float64) error {
 		_, err := nw.Latency(l, opt)
-		return satOK(err)
-	}, 1/float64(opt.M))
-}
-
-// satOK reports whether err is nil, false if it is a saturation, and
-// passes any other error on.
-func satOK(err error) (bool, error) {
-	if err == nil {
-		return true, nil
-	}
-	if errors.Is(err, analytic.ErrSaturated) {
-		return false, nil
-	}
-	return false, err
-}
-
-// bisect finds the boundary in (0, hi) between ok (below) and saturated
-// (above), returning the largest ok point found.
-func bisect(ok func(float64) (bool, error), hi float64) (float64, error) {
-	lo := 0.0
-	for hi-lo > 1e-12*hi {
-		mid := 0.5 * (lo + hi)
-		good, err := ok(mid)
-		if err != nil {
-			return 0, err
-		}
-		if good {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
-	return lo, nil
+		return err
+	}, 1/float64(opt.M), 1e-12)
 }
