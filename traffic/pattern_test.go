@@ -443,18 +443,27 @@ func (g gappy) Distance(a, b int) int {
 	return 3
 }
 
-// TestDestDoesNotAllocate: Dest is on the engine's hot path.
+// TestDestDoesNotAllocate: Dest is on the engine's hot path; every name of
+// PatternNames is checked.
 func TestDestDoesNotAllocate(t *testing.T) {
 	torus := cube{k: 8, n: 2, wrap: true}
 	r := sim.NewStream(1, sim.PurposeTrafficDest, 0)
+	checked := make(map[string]bool)
 	for _, s := range []PatternSpec{
 		{Name: Uniform}, {Name: Uniform, IncludeSelf: true}, {Name: Locality, Radius: 2, Phi: 0.5},
-		{Name: Decay, Decay: 0.5}, {Name: Transpose}, {Name: Tornado}, {Name: Hotspot, HotNodes: []int{1, 2}, HotFraction: 0.2},
+		{Name: Decay, Decay: 0.5}, {Name: Transpose}, {Name: BitComplement}, {Name: BitReverse}, {Name: Shuffle},
+		{Name: Tornado}, {Name: Neighbour}, {Name: Hotspot, HotNodes: []int{1, 2}, HotFraction: 0.2},
 	} {
 		p := mustPattern(t, s, torus)
+		checked[s.Name] = true
 		src := 0
 		if a := testing.AllocsPerRun(1000, func() { src = p.Dest(src, r) }); a != 0 {
 			t.Errorf("%s: Dest allocates %v per call", s.Name, a)
+		}
+	}
+	for _, name := range PatternNames {
+		if !checked[name] {
+			t.Errorf("%s: Dest not checked for allocations", name)
 		}
 	}
 }
