@@ -153,6 +153,7 @@ func (nw *Network) Latency(lambda float64, opt Options) (Result, error) {
 // multiplexing is the Options.VCMultiplexing factor.
 func (nw *Network) multiplexing(cr []ClassResult) (float64, error) {
 	var sum float64
+	var occBuf [3]float64 // P_0..P_nvc, nvc <= 2
 	for i := 0; i < nw.n; i++ {
 		for c := 0; c < nw.k; c++ {
 			var lt, ls float64
@@ -170,7 +171,7 @@ func (nw *Network) multiplexing(cr []ClassResult) (float64, error) {
 				sum++
 				continue
 			}
-			occ, err := VCOccupancy(lt, ls/lt, nvc)
+			occ, err := VCOccupancyInto(occBuf[:], lt, ls/lt, nvc)
 			if err != nil {
 				return 0, err
 			}
