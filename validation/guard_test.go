@@ -65,6 +65,27 @@ func runSet(t *testing.T, setups []Setup, baselinePath string) {
 	}
 }
 
+// configFiles lists every experiment file of configs/validation.
+func configFiles(t *testing.T) []string {
+	t.Helper()
+	files, err := filepath.Glob("../configs/validation/*.yaml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no config files: %v", err)
+	}
+	return files
+}
+
+// modelValues counts the points of c with a model value (NaN: none).
+func modelValues(c Curve) int {
+	n := 0
+	for _, p := range c.Points {
+		if !math.IsNaN(p.Value) {
+			n++
+		}
+	}
+	return n
+}
+
 // TestReducedSet is the CI guard of issue 9 point 5: one configuration per
 // paper mode, about a minute on two cores; it fails when a model–simulation
 // error exceeds its tolerance or its mean error regresses past the committed
@@ -84,10 +105,7 @@ func TestFullSet(t *testing.T) {
 	if !*fullRun {
 		t.Skip("pass -validation.full to run the full set")
 	}
-	files, err := filepath.Glob("../configs/validation/*.yaml")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no config files: %v", err)
-	}
+	files := configFiles(t)
 	setups, errs := LoadSetups(files)
 	for _, err := range errs {
 		t.Logf("not run (loader): %s", strings.SplitN(err.Error(), "\n", 2)[0])
@@ -95,8 +113,9 @@ func TestFullSet(t *testing.T) {
 	runSet(t, setups, baselineFull)
 }
 
-// TestSetsEvaluate checks that every Setup of both sets maps onto its models
-// (no mapping error) and that the YAML file of each exists.
+// TestSetsEvaluate checks that every Setup of the reduced set maps onto its
+// models (no mapping error, at least one model value) and that its name is
+// usable as a plot file name.
 func TestSetsEvaluate(t *testing.T) {
 	for _, s := range ReducedSet() {
 		cs, err := Evaluate(s)
@@ -106,11 +125,7 @@ func TestSetsEvaluate(t *testing.T) {
 		}
 		ok := 0
 		for _, c := range cs {
-			for _, p := range c.Points {
-				if !math.IsNaN(p.Value) {
-					ok++
-				}
-			}
+			ok += modelValues(c)
 		}
 		if ok == 0 {
 			t.Errorf("%s: no model value", s.Name)
@@ -125,10 +140,7 @@ func TestSetsEvaluate(t *testing.T) {
 // loader accepts maps onto its models with at least one model value. Files of
 // modes the loader does not read yet are listed, not failed.
 func TestConfigFiles(t *testing.T) {
-	files, err := filepath.Glob("../configs/validation/*.yaml")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no config files: %v", err)
-	}
+	files := configFiles(t)
 	setups, errs := LoadSetups(files)
 	for _, err := range errs {
 		t.Logf("not loadable yet: %s", strings.SplitN(err.Error(), "\n", 2)[0])
@@ -143,13 +155,7 @@ func TestConfigFiles(t *testing.T) {
 			continue
 		}
 		for _, c := range cs {
-			n := 0
-			for _, p := range c.Points {
-				if !math.IsNaN(p.Value) {
-					n++
-				}
-			}
-			if n == 0 {
+			if modelValues(c) == 0 {
 				t.Errorf("%s %s: no model value", s.Name, c.Model)
 			}
 		}
