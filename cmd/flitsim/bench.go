@@ -3,13 +3,10 @@ package main
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"slices"
 	"text/tabwriter"
-
-	"github.com/spf13/pflag"
 
 	"github.com/flitsim/flitsim/sim/network"
 )
@@ -35,15 +32,12 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	cycles := fs.Int("cycles", 30000, "cycles timed per repeat")
 	warmup := fs.Int("warmup", 20000, "cycles simulated before timing")
 	repeat := fs.Int("repeat", 3, "timings per network (best and median are printed)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return nil
-		}
-		return withCode(exitUsage, err)
+	if help, err := fs.parse(args, ""); help || err != nil {
+		return err
 	}
-	if fs.NArg() > 0 || *cycles < 1 || *warmup < 0 || *repeat < 1 {
+	if *cycles < 1 || *warmup < 0 || *repeat < 1 {
 		fs.Usage()
-		return withCode(exitUsage, fmt.Errorf("bench: takes no arguments; --cycles and --repeat must be >= 1, --warmup >= 0"))
+		return withCode(exitUsage, fmt.Errorf("bench: --cycles and --repeat must be >= 1, --warmup >= 0"))
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "network\tload\tcycles/s best\tcycles/s median\tflit-hops/s best\tallocs/cycle\ttarget\tmet\t")

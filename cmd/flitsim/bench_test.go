@@ -27,3 +27,15 @@ func TestBenchUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestBenchHelp: --help prints the flags and exits 0 without timing anything
+// (bench parses with the shared command helper, as every subcommand does).
+func TestBenchHelp(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := Main(context.Background(), []string{"bench", "--help"}, &out, &errb); code != exitOK {
+		t.Fatalf("exit %d, want %d: %s", code, exitOK, errb.String())
+	}
+	if !strings.Contains(errb.String(), "--repeat") || out.Len() != 0 {
+		t.Errorf("want the usage on stderr and nothing on stdout; stdout %q, stderr %q", out.String(), errb.String())
+	}
+}

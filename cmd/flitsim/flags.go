@@ -34,7 +34,8 @@ func newCommand(name, synopsis string, stderr io.Writer) *command {
 
 // parse parses args. help is true when --help was asked for (the usage is
 // printed; nothing else to do). No positional argument is a usage error
-// naming what was expected ("config file").
+// naming what was expected ("config file"); with what empty the command
+// takes none, and any positional argument is the usage error.
 func (c *command) parse(args []string, what string) (help bool, err error) {
 	if err := c.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
@@ -42,7 +43,11 @@ func (c *command) parse(args []string, what string) (help bool, err error) {
 		}
 		return false, withCode(exitUsage, err)
 	}
-	if c.NArg() == 0 {
+	switch {
+	case what == "" && c.NArg() > 0:
+		c.Usage()
+		return false, withCode(exitUsage, fmt.Errorf("%s: takes no arguments, got %q", c.name, c.Arg(0)))
+	case what != "" && c.NArg() == 0:
 		c.Usage()
 		return false, withCode(exitUsage, fmt.Errorf("%s: no %s given", c.name, what))
 	}
