@@ -28,14 +28,15 @@ func curve(sat float64, b Bound, pts ...ModelPoint) Curve {
 func TestCompare(t *testing.T) {
 	nan := math.NaN()
 	cases := []struct {
-		name                    string
-		sim                     []SimPoint
-		c                       Curve
-		tol                     Tolerance
-		eligible                int
-		meanErr, maxErr         float64
-		meanExcess, maxExcess   float64
-		offset, simSat, verdict any
+		name                  string
+		sim                   []SimPoint
+		c                     Curve
+		tol                   Tolerance
+		eligible              int
+		meanErr, maxErr       float64
+		meanExcess, maxExcess float64
+		offset, simSat        float64
+		verdict               string
 	}{
 		{
 			name:     "exact model passes",
@@ -130,8 +131,8 @@ func TestCompare(t *testing.T) {
 		got := Compare("cfg", tc.sim, tc.c, tc.tol)
 		if got.Eligible != tc.eligible || !same(got.MeanErr, tc.meanErr) || !same(got.MaxErr, tc.maxErr) ||
 			!same(got.MeanExcess, tc.meanExcess) || !same(got.MaxExcess, tc.maxExcess) ||
-			!same(got.Offset, tc.offset.(float64)) || !same(got.SimSaturation, tc.simSat.(float64)) ||
-			got.Verdict != tc.verdict.(string) {
+			!same(got.Offset, tc.offset) || !same(got.SimSaturation, tc.simSat) ||
+			got.Verdict != tc.verdict {
 			t.Errorf("%s:\n got eligible %d err %v/%v excess %v/%v offset %v simSat %v verdict %s (%s)\nwant eligible %d err %v/%v excess %v/%v offset %v simSat %v verdict %s",
 				tc.name, got.Eligible, got.MeanErr, got.MaxErr, got.MeanExcess, got.MaxExcess, got.Offset, got.SimSaturation, got.Verdict, got.Reason,
 				tc.eligible, tc.meanErr, tc.maxErr, tc.meanExcess, tc.maxExcess, tc.offset, tc.simSat, tc.verdict)
