@@ -119,30 +119,38 @@ func (r *Router) selectVC(i int, cutThrough bool, now sim.Cycle) int32 {
 }
 
 // pickFree returns a free admissible output VC of input VC i's candidates
-// in the given pass, uniformly at random among all of them, or -1.
+// in the given pass, uniformly at random among all of them, or -1. It
+// counts the free VCs, draws one, and walks the same candidates again to
+// it (one random draw, so the stream is consumed as the model says).
 func (r *Router) pickFree(i, pass int, excl, need int32, now sim.Cycle) int32 {
 	cs := r.cands[i*r.candStride : i*r.candStride+int(r.nCand[i])]
-	match := func(c *cand) bool {
-		switch pass {
-		case passAdaptive:
-			return !c.escape && c.port != excl
-		case passEscape:
-			return c.escape && c.port != excl
-		}
-		return c.port == excl
-	}
-	free := 0
-	for k := range cs {
-		c := &cs[k]
-		if !match(c) {
-			continue
-		}
-		for o := c.lo; o < c.hi; o++ {
-			if r.ovOwner[o] < 0 && (c.port == int32(r.local) || r.hasCredits(c.port, o, need, now)) {
-				free++
+	// walk calls visit for every free VC of the pass's candidates, in
+	// order, until visit returns true; it returns that VC or -1.
+	walk := func(visit func(o int32) bool) int32 {
+		for k := range cs {
+			c := &cs[k]
+			var match bool
+			switch pass {
+			case passAdaptive:
+				match = !c.escape && c.port != excl
+			case passEscape:
+				match = c.escape && c.port != excl
+			default:
+				match = c.port == excl
+			}
+			if !match {
+				continue
+			}
+			for o := c.lo; o < c.hi; o++ {
+				if r.ovOwner[o] < 0 && r.hasCredits(c.port, o, need, now) && visit(o) {
+					return o
+				}
 			}
 		}
+		return -1
 	}
+	free := 0
+	walk(func(int32) bool { free++; return false })
 	if free == 0 {
 		return -1
 	}
@@ -150,19 +158,8 @@ func (r *Router) pickFree(i, pass int, excl, need int32, now sim.Cycle) int32 {
 	if free > 1 {
 		pick = r.rng.IntN(free)
 	}
-	for k := range cs {
-		c := &cs[k]
-		if !match(c) {
-			continue
-		}
-		for o := c.lo; o < c.hi; o++ {
-			if r.ovOwner[o] < 0 && (c.port == int32(r.local) || r.hasCredits(c.port, o, need, now)) {
-				if pick == 0 {
-					return o
-				}
-				pick--
-			}
-		}
+	if o := walk(func(int32) bool { pick--; return pick < 0 }); o >= 0 {
+		return o
 	}
 	panic("router: pickFree lost a free VC")
 }

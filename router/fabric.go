@@ -80,16 +80,20 @@ func (r *Router) CanAccept(port, vc int, now sim.Cycle) bool {
 // seen + CreditDelay. Slots are filled and emptied in ring order, so the
 // free ones, from the write position on, were freed in increasing cycles
 // and the need-th of them decides.
+//
+// It is the switch allocator's check, made for every request, so apart
+// from need <= 0 it has no data-dependent branch (a test of a cached count
+// would save the slot read but is mispredicted at random, which costs
+// more): the slot index is clamped into the buffer and the room test is
+// combined with the freed test.
 func (r *Router) freeFor(i, need int32, seen sim.Cycle) bool {
 	if need <= 0 {
 		return true
 	}
 	ivc := &r.in[i]
-	if ivc.count+need > int32(r.depth) {
-		return false
-	}
-	pos := wrap(uint(ivc.head+ivc.count+need-1), uint(r.depth))
-	return r.slots[int(i)*r.depth+int(pos)].freed <= seen
+	k := min(ivc.count+need-1, int32(r.depth)-1)
+	pos := wrap(uint(ivc.head+k), uint(r.depth))
+	return b2u(ivc.count+need <= int32(r.depth))&b2u(r.slots[int(i)*r.depth+int(pos)].freed <= seen) != 0
 }
 
 // visibleFree returns the free slots of input VC i that were freed in
@@ -112,32 +116,15 @@ func (r *Router) visibleFree(i int32, seen sim.Cycle) int32 {
 }
 
 // hasCredits reports whether absolute output VC o (of port q) holds need
-// credits in cycle now (VC allocation of cut-through packets).
+// credits in cycle now: need = 1 for switch allocation, the packet length
+// for VC allocation of cut-through packets. A port wired to a router reads
+// the downstream slots (freeFor); any other counts its credits in
+// ovCredits, where the local port's count is unlimited.
 func (r *Router) hasCredits(q, o, need int32, now sim.Cycle) bool {
 	if l := &r.port[q&63]; l.to != nil {
 		return l.to.freeFor(o+l.offset, need, now-r.fab.CreditDelay)
 	}
-	if int(o) >= r.noInfiniteCreditsAt {
-		return true
-	}
 	return r.ovCredits[o] >= need
-}
-
-// canSend reports whether absolute output VC o (of port q) holds a credit
-// in cycle now: the switch allocator's check, made for every request. For
-// a wired port it reads the downstream slot the flit would take, without a
-// data-dependent branch (a cached count would save the read but its test
-// is mispredicted at random, which costs more).
-func (r *Router) canSend(q, o int32, now sim.Cycle) bool {
-	if l := &r.port[q&63]; l.to != nil {
-		d := l.to
-		j := o + l.offset
-		ivc := &d.in[j]
-		pos := wrap(uint(ivc.head+ivc.count), uint(d.depth))
-		seen := now - r.fab.CreditDelay
-		return b2u(ivc.count < int32(d.depth))&b2u(d.slots[int(j)*d.depth+int(pos)].freed <= seen) != 0
-	}
-	return r.ovCredits[o] > 0
 }
 
 // creditCount returns the credits of absolute output VC o (of port q) in

@@ -252,11 +252,10 @@ type Router struct {
 	ovPtr   []int32 // VA output-stage round-robin pointer per output VC
 
 	// With at most 64 output VCs, freeOV has bit o set while output VC o is
-	// free and vaFast is true: a header whose admissible VCs (adm) are all
-	// taken skips VC allocation without looking at them.
+	// free and vaFast is true: a header whose admissible VCs [vcLo, vcHi)
+	// are all taken skips VC allocation without looking at them.
 	vaFast bool
 	freeOV uint64
-	adm    []uint64 // per input VC
 
 	portOf []uint8 // per input VC: its port (no division on the hot path)
 	vcOf   []uint8 // per input VC: its index within the port
@@ -320,7 +319,6 @@ func New(id, ports int, cfg Config, ejectVCs, classes int, route RouteFunc, rng 
 	r.cutThrough = cfg.Switching == VirtualCutThrough || r.saf
 	if n <= 64 {
 		r.vaFast, r.freeOV = true, ^uint64(0)>>(64-uint(n))
-		r.adm = make([]uint64, n)
 	}
 	r.portOf, r.vcOf = make([]uint8, n), make([]uint8, n)
 	for i := range r.portOf {
@@ -493,9 +491,6 @@ func (r *Router) computeRoute(i int, dest int32, at sim.Cycle) {
 	}
 	ivc.outPort = int32(c.Port)
 	ivc.vcLo, ivc.vcHi = r.vcRange(c)
-	if r.vaFast {
-		r.adm[i] = ^uint64(0) >> (64 - uint(ivc.vcHi-ivc.vcLo)) << (uint(ivc.vcLo) & 63)
-	}
 	if r.rich {
 		r.nCand[i] = 0
 		r.addCandidate(i, c)
@@ -551,7 +546,7 @@ func (r *Router) allocateVCs(now sim.Cycle) {
 				}
 				continue
 			}
-			if r.vaFast && r.adm[i]&r.freeOV == 0 {
+			if r.vaFast && ^uint64(0)>>(64-uint(ivc.vcHi-ivc.vcLo))<<(uint(ivc.vcLo)&63)&r.freeOV == 0 {
 				continue // every admissible output VC is taken
 			}
 			// Input stage: first free admissible output VC at or after the pointer.
@@ -642,7 +637,7 @@ func (r *Router) allocateSwitch(now sim.Cycle) {
 			if ivc.readyAt > now || slots[i*depth+ivc.head].at > now {
 				continue // in the pipeline, or the flit is still on its link
 			}
-			if !r.canSend(ivc.outPort, ivc.outVC, now) {
+			if !r.hasCredits(ivc.outPort, ivc.outVC, 1, now) {
 				continue
 			}
 			if saf && !r.arrived(int(i), ivc.remain, now) {
