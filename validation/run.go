@@ -4,9 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"runtime"
 	"strings"
-	"sync"
 
 	"github.com/flitsim/flitsim/configs"
 	"github.com/flitsim/flitsim/sim/closed"
@@ -48,55 +46,38 @@ func Validate(ctx context.Context, exps []*configs.Experiment, opts Options) (Re
 // it and Report.Failed is true), not returned as an error; the error return
 // is for cancellation and for failing to write the report.
 func Run(ctx context.Context, setups []Setup, opts Options) (Report, error) {
-	type unit struct{ s, p int }
-	var units []unit
+	jobs := make([]sweep.Job, len(setups))
+	var units []sweep.Unit
 	for i := range setups {
+		jobs[i] = sweep.Job{Name: setups[i].Name, Rates: setups[i].Rates}
 		if setups[i].check() != nil {
 			continue
 		}
 		for p := range setups[i].Rates {
-			units = append(units, unit{i, p})
+			units = append(units, sweep.Unit{Job: i, Point: p})
 		}
 	}
 	results := make([][]PointResult, len(setups))
 	for i := range setups {
 		results[i] = make([]PointResult, len(setups[i].Rates))
 	}
-	workers := opts.Workers
-	if workers <= 0 {
-		workers = runtime.NumCPU()
-	}
-	var mu sync.Mutex
 	done := 0
-	next := make(chan unit)
-	var wg sync.WaitGroup
-	for range min(workers, max(len(units), 1)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for u := range next {
-				r := SimulateUnit(ctx, &setups[u.s], u.p)
-				mu.Lock()
-				results[u.s][u.p] = r
-				done++
-				if opts.Progress != nil {
-					opts.Progress(done, len(units))
-				}
-				mu.Unlock()
+	err := sweep.ForEach(ctx, jobs, units, opts.Workers,
+		func(ctx context.Context, u sweep.Unit) (PointResult, error) {
+			return SimulateUnit(ctx, &setups[u.Job], u.Point), nil
+		},
+		func(u sweep.Unit, r PointResult) error {
+			results[u.Job][u.Point] = r
+			done++
+			if opts.Progress != nil {
+				opts.Progress(done, len(units))
 			}
-		}()
+			return nil
+		})
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return Report{Configs: make([]ConfigReport, len(setups))}, fmt.Errorf("validation: %w", ctxErr)
 	}
-feed:
-	for _, u := range units {
-		select {
-		case next <- u:
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(next)
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
+	if err != nil { // neither function fails: only a cancellation stops ForEach
 		return Report{Configs: make([]ConfigReport, len(setups))}, fmt.Errorf("validation: %w", err)
 	}
 	return Finish(setups, results, opts)

@@ -15,13 +15,14 @@ import (
 // shard machinery.
 type UnitFunc[O any] func(ctx context.Context, u Unit) (O, error)
 
-// forEach runs fn on every unit of todo, in that order, on workers
+// ForEach runs fn on every unit of todo, in that order, on workers
 // goroutines (<= 0: runtime.NumCPU()), and calls done for each finished unit
 // from the calling goroutine, one at a time, so done needs no lock. It stops
 // at the first failure: a unit's error (as a *UnitError), an error from
 // done, or the cancellation of ctx (wrapped as "sweep interrupted"). Units
-// interrupted by the cancellation are dropped, never passed to done.
-func forEach[O any](ctx context.Context, jobs []Job, todo []Unit, workers int, fn UnitFunc[O], done func(Unit, O) error) error {
+// interrupted by the cancellation are dropped, never passed to done. Run,
+// RunShard and the validation harness all run their units through it.
+func ForEach[O any](ctx context.Context, jobs []Job, todo []Unit, workers int, fn UnitFunc[O], done func(Unit, O) error) error {
 	if workers <= 0 {
 		workers = runtime.NumCPU()
 	}

@@ -289,7 +289,7 @@ func Run(ctx context.Context, jobs []Job, fn Func, opt Options) ([]Row, error) {
 
 	outs := make([][]Outcome, len(rows))
 	got := make([]int, len(rows))
-	err := forEach(ctx, jobs, todo, opt.Workers, fn, func(u Unit, out Outcome) error {
+	err := ForEach(ctx, jobs, todo, opt.Workers, fn, func(u Unit, out Outcome) error {
 		gp := firstPoint[u.Job] + u.Point
 		job := jobs[u.Job]
 		if outs[gp] == nil {
