@@ -24,8 +24,8 @@ type Options struct {
 	Baseline Baseline
 	Slack    float64
 	// Progress, if not nil, is called after each simulated point with the
-	// number of points done and the total (from the worker goroutines,
-	// serialised).
+	// number of points done and the total (from Run's goroutine, one call
+	// at a time).
 	Progress func(done, total int)
 }
 
