@@ -44,6 +44,16 @@ func (q *FIFO[T]) Pop() T {
 	return v
 }
 
+// At returns the k-th value from the head (At(0) is Front), for walks
+// over the queue such as consistency checks. It panics unless
+// 0 <= k < Len().
+func (q *FIFO[T]) At(k int) T {
+	if k < 0 || k >= q.n {
+		panic("sim: FIFO.At out of range")
+	}
+	return q.buf[(q.head+k)&(len(q.buf)-1)]
+}
+
 // Reset empties the queue, keeping its storage.
 func (q *FIFO[T]) Reset() { q.head, q.n = 0, 0 }
 

@@ -36,6 +36,9 @@ func TestFIFOMatchesSlice(t *testing.T) {
 		if q.Len() != len(want) {
 			t.Fatalf("step %d: Len %d, want %d", step, q.Len(), len(want))
 		}
+		if k := step % (len(want) + 1); k < len(want) && q.At(k) != want[k] {
+			t.Fatalf("step %d: At(%d) = %d, want %d", step, k, q.At(k), want[k])
+		}
 	}
 	var got []int32
 	for q.Len() > 0 {

@@ -58,41 +58,6 @@ type ctrlArrival struct {
 	probe          router.Probe
 }
 
-// idQueue is an unbounded FIFO of packet ids (a node's source queue).
-type idQueue struct {
-	q    []int32
-	head int
-	n    int
-}
-
-func (q *idQueue) push(id int32) {
-	if q.n == len(q.q) {
-		c := 2 * len(q.q)
-		if c == 0 {
-			c = 8
-		}
-		nq := make([]int32, c)
-		for i := 0; i < q.n; i++ {
-			nq[i] = q.q[(q.head+i)%len(q.q)]
-		}
-		q.q, q.head = nq, 0
-	}
-	q.q[(q.head+q.n)%len(q.q)] = id
-	q.n++
-}
-
-func (q *idQueue) front() int32 { return q.q[q.head] }
-
-func (q *idQueue) pop() int32 {
-	id := q.q[q.head]
-	q.head++
-	if q.head == len(q.q) {
-		q.head = 0
-	}
-	q.n--
-	return id
-}
-
 func pow2(n int) int {
 	c := 1
 	for c < n {

@@ -79,9 +79,9 @@ type Network struct {
 	probeAt sim.Cycle            // VCAllocDelay + linkAt: a granted header to the next router
 
 	nics     []nic
-	srcQ     []idQueue
-	sources  []uint64 // terminals with a message in their source queue, one bit each
-	termPort []int32  // multistage: the first-stage input port terminal t feeds
+	srcQ     []sim.FIFO[int32] // per terminal: ids of the messages waiting, the one being injected first
+	sources  []uint64          // terminals with a message in their source queue, one bit each
+	termPort []int32           // multistage: the first-stage input port terminal t feeds
 
 	packets  []packet
 	freeIDs  []int32
@@ -326,7 +326,7 @@ func (n *Network) initTerminals() {
 	nt := n.terms
 	n.nics = make([]nic, nt)
 	n.sources = make([]uint64, (nt+63)/64)
-	n.srcQ = make([]idQueue, nt)
+	n.srcQ = make([]sim.FIFO[int32], nt)
 	n.arrRNG = make([]*rand.Rand, nt)
 	n.destRNG = make([]*rand.Rand, nt)
 	n.lenRNG = make([]*rand.Rand, nt)
@@ -396,7 +396,7 @@ func (n *Network) InFlight() int64 {
 func (n *Network) Backlog() int {
 	b := 0
 	for i := range n.srcQ {
-		b += n.srcQ[i].n
+		b += n.srcQ[i].Len()
 	}
 	return b
 }
@@ -427,7 +427,7 @@ func (n *Network) inject() {
 					n.stats.channelFlits[t]++ // injection channel c = t
 				}
 			}
-			if n.srcQ[t].n == 0 {
+			if n.srcQ[t].Len() == 0 {
 				n.sources[w] &^= 1 << (uint(t) & 63)
 			}
 		}
@@ -447,13 +447,18 @@ func (n *Network) wakeNow(i int) { n.active[uint(i)>>6] |= 1 << (uint(i) & 63) }
 // wake lists node i for the next cycle.
 func (n *Network) wake(i int) { n.nextActive[uint(i)>>6] |= 1 << (uint(i) & 63) }
 
-// stepActive steps every node listed for this cycle, in id order, with
-// step, and empties the set.
-func (n *Network) stepActive(step func(*Network, int)) {
+// stepActive steps every node listed for this cycle, in id order (a
+// direct call per node, not a function value), and empties the set.
+func (n *Network) stepActive() {
+	direct := n.ms == nil
 	for w, m := range n.active {
 		n.active[w] = 0
 		for ; m != 0; m &= m - 1 {
-			step(n, w<<6|bits.TrailingZeros64(m))
+			if i := w<<6 | bits.TrailingZeros64(m); direct {
+				n.stepNode(i)
+			} else {
+				n.stepSwitch(i)
+			}
 		}
 	}
 }
@@ -468,7 +473,7 @@ func (n *Network) enqueue(src, dst, flits int) {
 		n.packets = append(n.packets, packet{})
 	}
 	n.packets[id] = packet{src: int32(src), dst: int32(dst), length: int32(flits), gen: n.now, inject: -1, setup: -1}
-	n.srcQ[src].push(id)
+	n.srcQ[src].Push(id)
 	n.sources[uint(src)>>6] |= 1 << (uint(src) & 63)
 	n.generatedFlits += int64(flits)
 	n.queuedFlits += int64(flits)
@@ -515,10 +520,8 @@ func (n *Network) Step() {
 		n.wakeNow(int(c.node))
 	}
 	n.inject()
-	if n.ms == nil {
-		n.stepActive((*Network).stepNode)
-	} else {
-		n.stepActive((*Network).stepSwitch)
+	n.stepActive()
+	if n.ms != nil {
 		n.stats.stageCycle(n.stageBuf)
 	}
 	n.stats.cycle(n.inSystem)
@@ -582,7 +585,7 @@ func (n *Network) sendControl(i int, r *router.Router) {
 func (n *Network) injectFlit(i, node, port int) bool {
 	now := n.now
 	q := &n.srcQ[i]
-	if q.n == 0 {
+	if q.Len() == 0 {
 		return false
 	}
 	r := n.routers[node]
@@ -603,7 +606,7 @@ func (n *Network) injectFlit(i, node, port int) bool {
 		if vc < 0 {
 			return false
 		}
-		ni.cur, ni.sent, ni.vc = q.front(), 0, vc
+		ni.cur, ni.sent, ni.vc = q.Front(), 0, vc
 	}
 	if !r.CanAccept(port, int(ni.vc), now) {
 		return false
@@ -622,7 +625,7 @@ func (n *Network) injectFlit(i, node, port int) bool {
 	n.lastProgress = now
 	ni.sent++
 	if ni.sent == pk.length {
-		q.pop()
+		q.Pop()
 		ni.cur = -1
 		ni.rr = ni.vc + 1
 		if ni.rr == int32(n.vcs) {
@@ -721,8 +724,8 @@ func (n *Network) checkConservation() {
 	var queued int64
 	for i := range n.srcQ {
 		q := &n.srcQ[i]
-		for k := 0; k < q.n; k++ {
-			queued += int64(n.packets[q.q[(q.head+k)%len(q.q)]].length)
+		for k := 0; k < q.Len(); k++ {
+			queued += int64(n.packets[q.At(k)].length)
 		}
 		if n.nics[i].cur >= 0 {
 			queued -= int64(n.nics[i].sent)
