@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 
 	"github.com/spf13/pflag"
 
@@ -13,10 +14,11 @@ import (
 
 // command is one subcommand's flag set, with the parsing every subcommand
 // shares: --help, interspersed flags (pflag), the positional arguments it
-// needs, and the shard flags of run and validate.
+// needs, and the --workers and shard flags of run and validate.
 type command struct {
 	name string
 	*pflag.FlagSet
+	workers    *int
 	shardSpec  *string
 	shardCount *int
 }
@@ -50,8 +52,17 @@ func (c *command) parse(args []string, what string) (help bool, err error) {
 	case what != "" && c.NArg() == 0:
 		c.Usage()
 		return false, withCode(exitUsage, fmt.Errorf("%s: no %s given", c.name, what))
+	case c.workers != nil && *c.workers < 1:
+		return false, withCode(exitUsage, fmt.Errorf("%s: --workers %d, want >= 1", c.name, *c.workers))
 	}
 	return false, nil
+}
+
+// addWorkersFlag registers --workers (-j), default the number of CPUs;
+// usage says what runs in parallel. parse refuses a value below 1.
+func (c *command) addWorkersFlag(usage string) *int {
+	c.workers = c.IntP("workers", "j", runtime.NumCPU(), usage)
+	return c.workers
 }
 
 // addShardFlags registers --shard and --shard-count; usage says what a

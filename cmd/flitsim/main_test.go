@@ -99,6 +99,8 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"frobnicate"}, exitUsage, "unknown command"},
 		{[]string{"run"}, exitUsage, "no config file"},
 		{[]string{"run", good, "--wrokers", "2"}, exitUsage, "unknown flag"},
+		{[]string{"run", good, "--workers", "0"}, exitUsage, "run: --workers 0, want >= 1"},
+		{[]string{"validate", good, "-j", "0"}, exitUsage, "validate: --workers 0, want >= 1"},
 		{[]string{"model", good}, exitOK, "no models: listed"},
 		{[]string{"model"}, exitUsage, "no config file"},
 		{[]string{"validate", good}, exitConfig, "no models: listed"},

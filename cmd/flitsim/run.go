@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"strconv"
 	"text/tabwriter"
 	"time"
@@ -29,16 +28,13 @@ var isTerminal = func(w io.Writer) bool {
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newCommand("run", "CONFIG... [flags]", stderr)
 	out := fs.StringP("out", "o", "results", "directory for results.csv and results.json")
-	workers := fs.IntP("workers", "j", runtime.NumCPU(), "runs in parallel")
+	workers := fs.addWorkersFlag("runs in parallel")
 	seed := fs.Uint64("seed", 0, "root seed, overriding every config's seed")
 	resume := fs.Bool("resume", false, "keep finished points in --out and run only the rest")
 	quiet := fs.BoolP("quiet", "q", false, "no progress display")
 	fs.addShardFlags("run only shard i/n of the units")
 	if help, err := fs.parse(args, "config file"); help || err != nil {
 		return err
-	}
-	if *workers < 1 {
-		return withCode(exitUsage, fmt.Errorf("run: --workers %d, want >= 1", *workers))
 	}
 	shard, sharded, err := fs.shard()
 	if err != nil {

@@ -7,7 +7,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"runtime"
 	"strconv"
 	"sync"
 	"text/tabwriter"
@@ -23,7 +22,7 @@ import (
 func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newCommand("validate", "CONFIG... [flags]", stderr)
 	out := fs.StringP("out", "o", "validation-report", "directory for report.html, report.md and the plots")
-	workers := fs.IntP("workers", "j", runtime.NumCPU(), "simulations in parallel")
+	workers := fs.addWorkersFlag("simulations in parallel")
 	baseline := fs.String("baseline", "", "baseline JSON of mean errors; a mean error above baseline+slack fails")
 	slack := fs.Float64("slack", 0.02, "allowed growth of a mean error over the baseline")
 	quiet := fs.BoolP("quiet", "q", false, "no progress display")
@@ -31,9 +30,6 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	resume := fs.Bool("resume", false, "with --shard: keep the finished points of the shard file in --out and run only the rest")
 	if help, err := fs.parse(args, "config file"); help || err != nil {
 		return err
-	}
-	if *workers < 1 {
-		return withCode(exitUsage, fmt.Errorf("validate: --workers %d, want >= 1", *workers))
 	}
 	shard, sharded, err := fs.shard()
 	if err != nil {
