@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/flitsim/flitsim/sim"
@@ -35,10 +36,8 @@ var modelNameRE = regexp.MustCompile(`^[a-z0-9]+([-:][a-z0-9]+)*$`)
 
 // oneOf reports a problem unless v is one of allowed.
 func oneOf(r *reporter, path, v string, allowed ...string) bool {
-	for _, a := range allowed {
-		if v == a {
-			return true
-		}
+	if slices.Contains(allowed, v) {
+		return true
 	}
 	r.errorf(path, "unknown value %q (one of: %s)", v, strings.Join(allowed, ", "))
 	return false
@@ -112,7 +111,7 @@ func validate(e *Experiment, r *reporter) {
 		r.errorf("name", "%q is not a valid experiment name (letters, digits, '.', '_', '-'; at most 128)", e.Name)
 	}
 	switch {
-	case contains(Modes(), e.Mode):
+	case slices.Contains(Modes(), e.Mode):
 	case e.Mode == "scouting":
 		r.errorf("mode", "there is no mode scouting: scouting switching runs on the flit-level network, write mode: network (or leave mode out) with switching.technique: scouting")
 		return
@@ -159,15 +158,6 @@ func validate(e *Experiment, r *reporter) {
 		}
 		seen[m] = true
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // validateNetwork checks the topology; it returns whether radix, dimensions
@@ -481,10 +471,10 @@ func validateSweep(e *Experiment, r *reporter, lenOK bool) {
 	units := sweepUnits[e.Mode]
 	unitOK := false
 	if required(r, "sweep.unit", "sweep.unit ("+strings.Join(units, " or ")+")") {
-		if !contains(units, s.Unit) {
+		if !slices.Contains(units, s.Unit) {
 			owner := ""
 			for _, m := range Modes() {
-				if contains(sweepUnits[m], s.Unit) {
+				if slices.Contains(sweepUnits[m], s.Unit) {
 					owner = m
 				}
 			}
