@@ -105,25 +105,13 @@ func validateClosedNetwork(e *Experiment, r *reporter) bool {
 		if nw.Topology == closed.Bus {
 			lo = 2
 		}
-		if required(r, "network.radix", "network.radix (K, the nodes)") {
-			ok = intRange(r, "network.radix", nw.Radix, lo, maxNodes)
-		} else {
-			ok = false
-		}
+		ok = requiredInt(r, "network.radix", "network.radix (K, the nodes)", nw.Radix, lo, maxNodes)
 		if nw.Dimensions != 1 {
 			r.errorf("network.dimensions", "a %s has 1 dimension, got %d (use topology: torus or mesh)", nw.Topology, nw.Dimensions)
 			ok = false
 		}
 	case closed.Hypercube:
-		if nw.Radix != 2 {
-			r.errorf("network.radix", "a hypercube has radix 2, got %d (use topology: torus for k-ary n-cubes)", nw.Radix)
-			ok = false
-		}
-		if required(r, "network.dimensions", "network.dimensions (n of the 2^n-node hypercube)") {
-			ok = intRange(r, "network.dimensions", nw.Dimensions, 1, maxDimensions) && ok
-		} else {
-			ok = false
-		}
+		ok = hypercubeShape(r, nw)
 	case closed.Torus, closed.Mesh:
 		lo := 2
 		if nw.Topology == closed.Torus {
@@ -131,16 +119,8 @@ func validateClosedNetwork(e *Experiment, r *reporter) bool {
 			// directions one link (that network is the hypercube).
 			lo = 3
 		}
-		if required(r, "network.radix", "network.radix (k, routers per dimension)") {
-			ok = intRange(r, "network.radix", nw.Radix, lo, maxRadix)
-		} else {
-			ok = false
-		}
-		if required(r, "network.dimensions", "network.dimensions (n)") {
-			ok = intRange(r, "network.dimensions", nw.Dimensions, 1, maxDimensions) && ok
-		} else {
-			ok = false
-		}
+		ok = requiredInt(r, "network.radix", "network.radix (k, routers per dimension)", nw.Radix, lo, maxRadix)
+		ok = requiredInt(r, "network.dimensions", "network.dimensions (n)", nw.Dimensions, 1, maxDimensions) && ok
 	}
 	if ok && nw.Topology != closed.Ring && nw.Topology != closed.Bus {
 		if _, fits := nodeCount(nw.Radix, nw.Dimensions); !fits {

@@ -37,9 +37,7 @@ func (e *Experiment) resolveSlotted(r *reporter) {
 // validateSlotted checks the slotted: section and the traffic it accepts.
 func validateSlotted(e *Experiment, r *reporter) {
 	s := &e.Slotted
-	if required(r, "slotted.dimensions", fmt.Sprintf("slotted.dimensions (n of the 2^n-node hypercube, 1..%d)", slotted.MaxDim)) {
-		intRange(r, "slotted.dimensions", s.Dimensions, 1, slotted.MaxDim)
-	}
+	requiredInt(r, "slotted.dimensions", fmt.Sprintf("slotted.dimensions (n of the 2^n-node hypercube, 1..%d)", slotted.MaxDim), s.Dimensions, 1, slotted.MaxDim)
 	oneOf(r, "slotted.choice", s.Choice, slotted.ChoiceFree, slotted.ChoiceBlind)
 	if e.Traffic.Pattern != "uniform" {
 		r.errorf("traffic.pattern", "mode slotted sends to uniform destinations only (the model's assumption), got %q", e.Traffic.Pattern)

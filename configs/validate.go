@@ -61,6 +61,22 @@ func required(r *reporter, path, what string) bool {
 	return true
 }
 
+// requiredInt reports a problem unless path was written in the file and
+// lo <= v <= hi (only the first problem when both hold).
+func requiredInt(r *reporter, path, what string, v, lo, hi int) bool {
+	return required(r, path, what) && intRange(r, path, v, lo, hi)
+}
+
+// hypercubeShape checks network.radix and network.dimensions of a
+// hypercube (modes network and closed); it returns whether both are usable.
+func hypercubeShape(r *reporter, nw *Network) bool {
+	ok := nw.Radix == 2
+	if !ok {
+		r.errorf("network.radix", "a hypercube has radix 2, got %d (use topology: torus for k-ary n-cubes)", nw.Radix)
+	}
+	return requiredInt(r, "network.dimensions", "network.dimensions (n of the 2^n-node hypercube)", nw.Dimensions, 1, maxDimensions) && ok
+}
+
 // nodeCount returns k^n and whether it is at most maxNodes.
 func nodeCount(k, n int) (int, bool) {
 	if k < 1 || n < 0 {
@@ -177,47 +193,23 @@ func validateNetwork(e *Experiment, r *reporter) bool {
 	switch nw.Topology {
 	case "delta":
 		// radix = b (switch degree), dimensions = z (stages): b^z terminals.
-		if required(r, "network.radix", "network.radix (b, the degree of the b x b switches)") {
-			ok = intRange(r, "network.radix", nw.Radix, 2, maxRadix) && ok
-		} else {
-			ok = false
-		}
-		if required(r, "network.dimensions", "network.dimensions (z, the number of switch stages)") {
-			ok = intRange(r, "network.dimensions", nw.Dimensions, 1, maxDimensions) && ok
-		} else {
-			ok = false
-		}
+		ok = requiredInt(r, "network.radix", "network.radix (b, the degree of the b x b switches)", nw.Radix, 2, maxRadix)
+		ok = requiredInt(r, "network.dimensions", "network.dimensions (z, the number of switch stages)", nw.Dimensions, 1, maxDimensions) && ok
 		oneOf(r, "network.wiring", nw.Wiring, "omega", "butterfly", "baseline")
 		if r.set("network.ejection_vcs") {
 			r.errorf("network.ejection_vcs", "does not apply to topology: delta (each terminal sink takes every VC of its switch port)")
 		}
 	case "hypercube":
-		if nw.Radix != 2 {
-			r.errorf("network.radix", "a hypercube has radix 2, got %d (use topology: torus for k-ary n-cubes)", nw.Radix)
-			ok = false
-		}
-		if required(r, "network.dimensions", "network.dimensions (n of the 2^n-node hypercube)") {
-			ok = intRange(r, "network.dimensions", nw.Dimensions, 1, maxDimensions) && ok
-		} else {
-			ok = false
-		}
+		ok = hypercubeShape(r, nw)
 		if !nw.Bidirectional {
 			r.errorf("network.bidirectional", "a hypercube's links are always bidirectional")
 		}
 	case "ring", "torus", "mesh":
-		if required(r, "network.radix", "network.radix (k, routers per dimension)") {
-			ok = intRange(r, "network.radix", nw.Radix, 2, maxRadix) && ok
-		} else {
-			ok = false
-		}
-		if nw.Topology == "ring" {
-			if nw.Dimensions != 1 {
-				r.errorf("network.dimensions", "a ring has 1 dimension, got %d (use topology: torus)", nw.Dimensions)
-				ok = false
-			}
-		} else if required(r, "network.dimensions", "network.dimensions (n)") {
-			ok = intRange(r, "network.dimensions", nw.Dimensions, 1, maxDimensions) && ok
-		} else {
+		ok = requiredInt(r, "network.radix", "network.radix (k, routers per dimension)", nw.Radix, 2, maxRadix)
+		if nw.Topology != "ring" {
+			ok = requiredInt(r, "network.dimensions", "network.dimensions (n)", nw.Dimensions, 1, maxDimensions) && ok
+		} else if nw.Dimensions != 1 {
+			r.errorf("network.dimensions", "a ring has 1 dimension, got %d (use topology: torus)", nw.Dimensions)
 			ok = false
 		}
 		if nw.Topology == "mesh" && !nw.Bidirectional {
@@ -394,7 +386,7 @@ func validateTraffic(e *Experiment, r *reporter, topoOK bool) {
 	}
 	switch t.Pattern {
 	case "locality":
-		radOK := required(r, "traffic.radius", "traffic.radius (hops of the sphere of locality, >= 1)") && intRange(r, "traffic.radius", t.Radius, 1, maxRadix*maxDimensions)
+		radOK := requiredInt(r, "traffic.radius", "traffic.radius (hops of the sphere of locality, >= 1)", t.Radius, 1, maxRadix*maxDimensions)
 		phiOK := required(r, "traffic.phi", "traffic.phi (probability of a destination inside the sphere)")
 		if phiOK && (t.Phi < 0 || t.Phi > 1) {
 			r.errorf("traffic.phi", "%g is out of range [0, 1]", t.Phi)
