@@ -236,22 +236,23 @@ func setPoint(p *ModelPoint, rate, v float64, err error) {
 // evalReed maps a closed.Config onto Reed's two-type workload (MODELS.md
 // §1.3, §1.10): the profile from Network/Radix/Dims, Phi from the pattern,
 // one device per link (half duplex) or per direction (full), S_PE and S_CL
-// from the service means (0 means 1; PE "none" gives S_PE = 0). The rate
-// column is the population N.
+// from the service means (with the simulator's defaults, closed.Config.
+// WithDefaults; PE "none" gives S_PE = 0). The rate column is the
+// population N.
 func evalReed(c *Curve, s Setup) error {
-	cfg := s.Closed
+	cfg := s.Closed.WithDefaults()
 	if s.RateUnit != UnitPopulation {
 		return fmt.Errorf("sweep unit %q, want %q", s.RateUnit, UnitPopulation)
 	}
 	var prof reed.Profile
 	var err error
 	switch cfg.Network {
-	case closed.Ring, "":
+	case closed.Ring:
 		prof, err = reed.Ring(cfg.Radix)
 	case closed.Bus:
 		prof, err = reed.Bus(cfg.Radix)
 	case closed.Torus:
-		prof, err = reed.Torus(cfg.Radix, max(cfg.Dims, 1))
+		prof, err = reed.Torus(cfg.Radix, cfg.Dims)
 	case closed.Hypercube:
 		prof, err = reed.Hypercube(cfg.Dims)
 	default:
@@ -282,11 +283,11 @@ func evalReed(c *Curve, s Setup) error {
 	if cfg.Duplex == closed.FullDuplex {
 		duplex = reed.FullDuplex
 	}
-	sPE := meanOr1(cfg.PE.Mean)
+	sPE := cfg.PE.Mean
 	if cfg.PE.Distribution == closed.None {
 		sPE = 0
 	}
-	w, err := reed.NetworkWorkload(r, duplex, sPE, meanOr1(cfg.Link.Mean))
+	w, err := reed.NetworkWorkload(r, duplex, sPE, cfg.Link.Mean)
 	if err != nil {
 		return err
 	}
@@ -335,34 +336,6 @@ func evalReed(c *Curve, s Setup) error {
 	return nil
 }
 
-func meanOr1(m float64) float64 {
-	if m == 0 {
-		return 1
-	}
-	return m
-}
-
-// deltaDefaults fills the zero fields of a sim/delta Config with the
-// defaults its documentation states (Figure 6: b = 4, z = 3, L = 4, mu = 1).
-func deltaDefaults(c simdelta.Config) simdelta.Config {
-	if c.Degree == 0 {
-		c.Degree = 4
-	}
-	if c.Stages == 0 {
-		c.Stages = 3
-	}
-	if c.QueueLength == 0 {
-		c.QueueLength = 4
-	}
-	if c.Mu == 0 {
-		c.Mu = 1
-	}
-	if c.Rejection == "" {
-		c.Rejection = simdelta.ResubmitSource
-	}
-	return c
-}
-
 // MakruckiMaxLoss is the largest attempt-loss probability 1 - P at which a
 // Makrucki–Mudge delay (PDT, PDT_add) is inside the model's domain: the model
 // does not add resubmitted or retried packets to the stage loads, so it is
@@ -375,7 +348,7 @@ const MakruckiMaxLoss = 0.05
 // chosen automatically (Figure 3 validity regions); between Case I and Case
 // II regions the point is out of the model's domain.
 func evalMakrucki(c *Curve, s Setup) error {
-	cfg := deltaDefaults(*s.Delta)
+	cfg := s.Delta.WithDefaults()
 	if s.RateUnit != UnitRho {
 		return fmt.Errorf("sweep unit %q, want %q", s.RateUnit, UnitRho)
 	}

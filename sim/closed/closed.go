@@ -80,7 +80,7 @@ func (b busSpace) Dims() int  { return 1 }
 // network, its dimension-order routes, its link servers and the routing
 // distribution.
 func New(cfg Config) (*Sim, error) {
-	c := cfg.withDefaults()
+	c := cfg.WithDefaults()
 	if err := c.validate(); err != nil {
 		return nil, err
 	}

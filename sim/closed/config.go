@@ -140,9 +140,11 @@ type Run struct {
 	MinBatches, MaxBatches int
 }
 
-// withDefaults returns c with zero fields replaced by their defaults
-// (run-control times are filled in by New, which needs the network).
-func (c Config) withDefaults() Config {
+// WithDefaults returns c with zero fields replaced by their defaults
+// (run-control times are filled in by New, which needs the network). The
+// models read a Config through it, so they see the network the simulator
+// builds.
+func (c Config) WithDefaults() Config {
 	if c.Network == "" {
 		c.Network = Ring
 	}

@@ -114,7 +114,10 @@ const (
 	modeDrop
 )
 
-func (c Config) withDefaults() Config {
+// WithDefaults returns c with zero fields replaced by their defaults (the
+// models read a Config through it, so they see the fabric the simulator
+// builds).
+func (c Config) WithDefaults() Config {
 	if c.Degree == 0 {
 		c.Degree = 4
 	}
@@ -153,7 +156,7 @@ func finitePos(x float64) bool { return x > 0 && !math.IsInf(x, 1) }
 // resolve applies the defaults and validates every field, reporting all
 // problems at once.
 func (c Config) resolve() (resolved, error) {
-	c = c.withDefaults()
+	c = c.WithDefaults()
 	r := resolved{Config: c}
 	var errs []error
 	add := func(format string, args ...any) { errs = append(errs, fmt.Errorf("delta: "+format, args...)) }
