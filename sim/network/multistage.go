@@ -50,7 +50,6 @@ func newMultistage(cfg Config) (*Network, error) {
 		cfg: cfg, ms: ms,
 		nodes: ms.Switches(), terms: ms.Terminals(), ports: b + 1, local: b, vcs: cfg.Router.VCs,
 		pattern: pattern, process: process, length: length,
-		perStage: ms.SwitchesPerStage(),
 	}
 	nn := n.nodes
 	n.initLines()

@@ -60,7 +60,6 @@ type Network struct {
 	chanSrcPort, chanDstPort []int32
 	termSwitch               []int32 // per terminal: first-stage switch
 	stageOf                  []int32 // per switch: stage
-	perStage                 int     // switches per stage
 	lastBuf                  []int32 // per switch: Buffered() after its last step
 	stageBuf                 []int64 // per stage: flits in the stage's input buffers
 
