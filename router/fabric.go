@@ -84,15 +84,17 @@ func (r *Router) CanAccept(port, vc int, now sim.Cycle) bool {
 // It is the switch allocator's check, made for every request, so apart
 // from need <= 0 it has no data-dependent branch (a test of a cached count
 // would save the slot read but is mispredicted at random, which costs
-// more): the slot index is clamped into the buffer and the room test is
-// combined with the freed test.
+// more): the slot index is reduced into the buffer by two conditional
+// subtractions (head + count + need - 1 < 3*depth, as need <= depth: a
+// cut-through packet fits one buffer) and the room test is combined with
+// the freed test.
 func (r *Router) freeFor(i, need int32, seen sim.Cycle) bool {
 	if need <= 0 {
 		return true
 	}
 	ivc := &r.in[i]
-	k := min(ivc.count+need-1, int32(r.depth)-1)
-	pos := wrap(uint(ivc.head+k), uint(r.depth))
+	d := uint(r.depth)
+	pos := wrap(wrap(uint(ivc.head+ivc.count+need-1), d), d)
 	return b2u(ivc.count+need <= int32(r.depth))&b2u(r.slots[int(i)*r.depth+int(pos)].freed <= seen) != 0
 }
 
