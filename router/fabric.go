@@ -66,6 +66,7 @@ func (r *Router) Connect(q int, down *Router, downPort int) error {
 		return fmt.Errorf("router %d: connect to router %d with %d VCs x %d flits, want %d x %d", r.id, down.id, down.vcs, down.depth, r.vcs, r.depth)
 	}
 	r.port[q].link = link{to: down, offset: int32((downPort - q) * r.vcs)}
+	down.up[downPort] = upLink{from: r, offset: int32((downPort - q) * r.vcs)}
 	return nil
 }
 

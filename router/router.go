@@ -176,6 +176,7 @@ type portState struct {
 type inputVC struct {
 	head, count int32 // ring buffer position and occupancy
 	state       uint8
+	feederWaits bool  // plane: the input VC feeding this one upstream waits for a free slot (plane.go)
 	outPort     int32 // chosen output port (from routing)
 	vcLo, vcHi  int32 // admissible output VCs [vcLo, vcHi), absolute indices
 	outVC       int32 // granted output VC, absolute index port*V+vc
@@ -204,6 +205,10 @@ type Router struct {
 	fab                 *Fabric
 	wakeWord            *uint64 // fab.Wake's word holding this router's bit (fabric.go)
 	wakeBit             uint64
+	plane               *Plane // the fabric's switch allocator, nil when the router allocates alone (plane.go)
+	pw                  int    // the plane's mask word holding this router's bit
+	pbit                uint64
+	up                  []upLink // per input port: the router feeding it (fabric.go)
 
 	cutThrough bool // virtual cut-through or store-and-forward
 
@@ -297,6 +302,7 @@ func New(id, ports int, cfg Config, ejectVCs, classes int, route RouteFunc, rng 
 		vaReq: make([]int32, n), vaTouched: make([]int32, 0, n),
 		Sent: make([]Departure, 0, ports), CreditsOut: make([]CreditReturn, 0, ports),
 		busy: make([]int32, ports), occAt: make([]sim.Cycle, ports), occ: make([]int64, ports*(cfg.VCs+1)),
+		up: make([]upLink, ports),
 	}
 	r.noInfiniteCreditsAt = r.local * r.vcs
 	r.classLo = make([]int32, classes+1)
@@ -384,10 +390,15 @@ func (r *Router) accept(i int, f Flit, now sim.Cycle) {
 		switch ivc.state {
 		case vcActive: // a body flit refills an empty active VC
 			r.setSA(int(r.portOf[i]), int(r.vcOf[i]))
+			if r.plane != nil {
+				r.plane.at(now, r, int32(i))
+			}
 		case vcIdle: // a head reaches the front of an idle VC
 			r.startRouting(i, now)
 			r.mark(int(r.portOf[i]), int(r.vcOf[i]))
 		}
+	} else if r.saf && ivc.count == ivc.remain && ivc.state == vcActive && r.plane != nil {
+		r.plane.at(now, r, int32(i)) // store-and-forward: the packet is complete when this flit arrives
 	}
 }
 
@@ -398,6 +409,9 @@ func (r *Router) AddCredit(port, vc int) {
 	r.ovCredits[o]++
 	if r.ovCredits[o] > int32(r.depth) {
 		panic(fmt.Sprintf("router %d: output VC (%d,%d) has %d credits for a %d-flit buffer", r.id, port, vc, r.ovCredits[o], r.depth))
+	}
+	if owner := r.ovOwner[o]; owner >= 0 && r.plane != nil {
+		r.plane.at(r.plane.cur, r, owner)
 	}
 }
 
@@ -466,6 +480,9 @@ func (r *Router) startRouting(i int, at sim.Cycle) {
 	ivc.state = vcRouting
 	ivc.readyAt = at + sim.Cycle(r.cfg.RoutingDelay)
 	r.waitingVA++
+	if r.plane != nil {
+		r.plane.vaWait[r.pw] |= r.pbit
+	}
 }
 
 // computeRoute asks the routing function for the candidates of a header
@@ -601,6 +618,10 @@ func (r *Router) allocateVCs(now sim.Cycle) {
 				r.headerGranted(int(i), o, now)
 			}
 			r.mark(int(i)/r.vcs, int(i)%r.vcs)
+			if pl := r.plane; pl != nil {
+				pl.dirQ[(int(i)*r.ports+int(ivc.outPort))*pl.words+r.pw] |= r.pbit
+				pl.at(ivc.readyAt, r, i)
+			}
 			r.ovPtr[o] = i + 1
 			if r.ovPtr[o] == n {
 				r.ovPtr[o] = 0
@@ -709,7 +730,11 @@ func (r *Router) traverse(i int, now sim.Cycle) {
 		l.to.accept(int(o+l.offset), f, now+r.fab.LinkDelay)
 	} else {
 		r.ovCredits[o] -= int32(b2u(int(o) < r.noInfiniteCreditsAt)) // the local port's count is unlimited
-		r.Sent = append(r.Sent, Departure{Port: int(q), VC: int(o - q*int32(r.vcs)), Flit: f})
+		if r.plane != nil {
+			r.plane.Ejected = append(r.plane.Ejected, f)
+		} else {
+			r.Sent = append(r.Sent, Departure{Port: int(q), VC: int(o - q*int32(r.vcs)), Flit: f})
+		}
 	}
 	if r.fab == nil {
 		r.CreditsOut = append(r.CreditsOut, CreditReturn{Port: int(r.portOf[i]), VC: int(r.vcOf[i])})
@@ -719,12 +744,22 @@ func (r *Router) traverse(i int, now sim.Cycle) {
 	} else if ivc.count == 0 {
 		r.clearSA(int(r.portOf[i]), int(r.vcOf[i])) // still active, waiting for its next flit
 	}
+	if r.plane != nil {
+		if ivc.feederWaits {
+			ivc.feederWaits = false
+			r.freedSlot(int(r.portOf[i]), int32(i), now)
+		}
+		r.evalSA(int32(i), now+1)
+	}
 }
 
 // tailLeft ends the packet of input VC i, whose tail just left through
 // output VC o of port q, and starts the next one if it is there.
 func (r *Router) tailLeft(i int, o, q int32, now sim.Cycle) {
 	r.release(o, q, now+1) // busy through this cycle
+	if pl := r.plane; pl != nil {
+		pl.dirQ[(i*r.ports+int(q))*pl.words+r.pw] &^= r.pbit
+	}
 	r.in[i].state = vcIdle
 	if r.scout != nil {
 		r.nextHeader(i, now+1)

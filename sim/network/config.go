@@ -81,6 +81,10 @@ type Config struct {
 	// singleClass collapses every VC class to class 0, removing the dateline
 	// scheme. Only tests set it, to build a network that can deadlock.
 	singleClass bool
+	// ownAllocators makes every router allocate its switch alone even where
+	// a router.Plane could serve them all. Only tests set it, to check that
+	// the two give the same run.
+	ownAllocators bool
 }
 
 // withDefaults returns c with zero fields replaced by their defaults.

@@ -70,6 +70,7 @@ type Network struct {
 	// timing wheels: everything scheduled for cycle t is applied at the
 	// start of cycle t, before any node steps.
 	fabric  router.Fabric
+	plane   *router.Plane        // direct networks: the switch allocator of all routers at once (nil: each router steps alone)
 	sinks   wheel[router.Flit]   // flits reaching their sinks
 	credits wheel[creditArrival] // multistage: sink credits reaching last-stage output VCs
 	control wheel[ctrlArrival]   // scouting headers and acknowledgements
@@ -259,6 +260,9 @@ func New(cfg Config) (*Network, error) {
 	if err := n.wire(); err != nil {
 		return nil, err
 	}
+	if err := n.usePlane(); err != nil {
+		return nil, err
+	}
 	n.startTraffic()
 	n.stats.init(len(chans), n.ports*(n.vcs+1))
 	return n, nil
@@ -300,6 +304,22 @@ func (n *Network) wire() error {
 			}
 		}
 	}
+	return nil
+}
+
+// usePlane gives the routers of a direct network one switch allocator for
+// all of them (router.Plane), unless scouting headers run ahead of their
+// data (they need each router's own allocator).
+func (n *Network) usePlane() error {
+	if n.ms != nil || n.cfg.ownAllocators || n.cfg.Router.Switching == router.Scouting && n.cfg.Router.ScoutingDistance > 0 {
+		return nil
+	}
+	horizon := max(int(n.linkAt), n.cfg.CreditDelay, n.cfg.Router.VCAllocDelay, n.cfg.InjectionLatency)
+	pl, err := router.NewPlane(&n.fabric, n.routers, horizon)
+	if err != nil {
+		return err
+	}
+	n.plane = pl
 	return nil
 }
 
@@ -519,7 +539,16 @@ func (n *Network) Step() {
 		n.wakeNow(int(c.node))
 	}
 	n.inject()
-	n.stepActive()
+	if n.plane != nil {
+		if n.plane.Step(now) > 0 {
+			n.lastProgress = now
+		}
+		for _, f := range n.plane.Ejected {
+			n.eject(f)
+		}
+	} else {
+		n.stepActive()
+	}
 	if n.ms != nil {
 		n.stats.stageCycle(n.stageBuf)
 	}
@@ -527,8 +556,10 @@ func (n *Network) Step() {
 	if n.cfg.Debug {
 		n.checkConservation()
 	}
-	copy(n.active, n.nextActive) // in place: the routers point into nextActive
-	clear(n.nextActive)
+	if n.plane == nil {
+		copy(n.active, n.nextActive) // in place: the routers point into nextActive
+		clear(n.nextActive)
+	}
 	n.now++
 }
 

@@ -1,0 +1,391 @@
+package router
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/flitsim/flitsim/sim"
+)
+
+// Plane is the switch allocator of every router of one fabric at once. It
+// makes the same decisions as each router's own allocateSwitch (the
+// separable input-first allocator over round-robin arbiters whose priority
+// moves only when a grant is used), in the same order, but it works on
+// bit-sliced state: bit b of word w of a mask stands for router 64w+b, so
+// one machine word carries one decision for 64 routers.
+//
+// Two things make that possible:
+//
+//   - Exact request masks. Input VC (p, v) of a router is in the mask elig
+//     exactly when the router's own allocator would let it request the
+//     switch in the coming allocation: it owns an output VC, its VC
+//     allocation delay is over, its front flit has arrived (for
+//     store-and-forward, its whole packet), and the output VC has a credit.
+//     The bit is decided by evalSA when one of those may change, never by a
+//     per-cycle test: each condition either comes true at a cycle known in
+//     advance (an arrival stamp, the end of a pipeline delay, a credit's
+//     return CreditDelay after its slot was freed), for which the plane
+//     keeps a timing wheel of re-evaluations, or by an event that calls
+//     evalSA itself (a flit written into an empty VC, a downstream slot
+//     freed while its feeder waits for it). Once true, the conditions stay
+//     true until the VC sends a flit, which is when it is decided again.
+//   - Thermometer pointers. A round-robin pointer k over n requesters is
+//     kept as n masks, mask j holding the routers whose pointer is <= j; the
+//     first requester at or after the pointer is then the lowest j with
+//     request_j & le_j, or failing that the lowest request_j: two passes of
+//     AND-NOT over the requesters, no per-router branch.
+//
+// A cycle is Step: VC allocation of the routers with a waiting header (each
+// router's own allocateVCs), the re-evaluations due, the allocation of all
+// routers, and the switch traversals of the winners in router order, and
+// within a router in output-port order, as the routers' own Step does. As
+// every interaction between routers takes at least one cycle, the result
+// is the one of stepping each router alone: the network package's golden
+// delivery traces hold for both.
+//
+// A plane serves routers wired into one Fabric, all with the same ports,
+// VCs and buffer depth, whose ports either lead to a router or to a sink
+// with unlimited credits (direct networks; not the last stage of a
+// multistage fabric, whose credits come back as messages), without
+// scouting headers (ScoutingDistance 0 is wormhole and is served).
+type Plane struct {
+	routers    []*Router
+	words      int // W: routers per mask, in 64-bit words
+	ports, vcs int
+	nvc        int32 // input VCs per router: ports * vcs
+	credit     sim.Cycle
+
+	elig  []uint64 // [i*W + w]: input VC i = p*V+v may request the switch
+	inLE  []uint64 // [i*W + w]: the input-stage pointer of port p is <= v
+	dirQ  []uint64 // [(i*P + q)*W + w]: input VC i owns an output VC of port q
+	outLE []uint64 // [(q*P + p)*W + w]: the output-stage pointer of port q is <= p
+
+	// scratch of one allocation
+	sel     []uint64 // [i*W + w]: the VC input port p requests with
+	req     []uint64 // [(q*P + p)*W + w]: input port p requests output port q
+	grant   []uint64 // [(q*P + p)*W + w]: output port q grants input port p
+	granted []uint64 // [q*W + w]: output port q granted someone
+	dec     []int32  // [id*P + q]: the input VC output port q of router id takes its flit from
+	qset    []uint64 // [id]: the output ports of router id that granted
+
+	vaWait []uint64 // routers with a header waiting for VC allocation
+
+	wheel []([]int32) // re-evaluations: router id * nvc + input VC, by cycle
+	wmask sim.Cycle
+	cur   sim.Cycle // the allocation a re-evaluation due now decides: this cycle's before it runs, the next one's after
+
+	// Ejected lists the flits that left a router for its sink in the last
+	// Step, in router order (a router's Sent stays empty).
+	Ejected []Flit
+}
+
+// upLink is where an input port is fed from: the router upstream and the
+// offset from this router's input VC to the upstream output VC.
+type upLink struct {
+	from   *Router
+	offset int32
+}
+
+// NewPlane makes p the switch allocator of routers, which must be the
+// routers 0..n-1 of fabric f in id order, connected (Connect) as they will
+// run. horizon is the longest delay after which something written in a
+// cycle can matter to an allocation: the largest of the fabric's
+// LinkDelay and CreditDelay, the VC allocation delay and the latency of
+// any injection line feeding the routers.
+func NewPlane(f *Fabric, routers []*Router, horizon int) (*Plane, error) {
+	if len(routers) == 0 {
+		return nil, fmt.Errorf("router: plane of no routers")
+	}
+	r0 := routers[0]
+	pl := &Plane{
+		routers: routers, words: (len(routers) + 63) / 64,
+		ports: r0.ports, vcs: r0.vcs, nvc: int32(r0.ports * r0.vcs), credit: f.CreditDelay,
+	}
+	for id, r := range routers {
+		switch {
+		case r.id != id:
+			return nil, fmt.Errorf("router: plane needs routers in id order, found router %d at %d", r.id, id)
+		case r.fab != f:
+			return nil, fmt.Errorf("router %d: not attached to the plane's fabric", r.id)
+		case r.ports != pl.ports || r.vcs != pl.vcs || r.depth != r0.depth:
+			return nil, fmt.Errorf("router %d: %d ports x %d VCs x %d flits, plane has %d x %d x %d",
+				r.id, r.ports, r.vcs, r.depth, pl.ports, pl.vcs, r0.depth)
+		case r.scout != nil:
+			return nil, fmt.Errorf("router %d: scouting headers need the router's own allocator", r.id)
+		case r.plane != nil:
+			return nil, fmt.Errorf("router %d: already in a plane", r.id)
+		}
+	}
+	if horizon < 1 {
+		horizon = 1
+	}
+	span := 2
+	for span <= horizon {
+		span <<= 1
+	}
+	W, P, n := pl.words, pl.ports, int(pl.nvc)
+	pl.elig = make([]uint64, n*W)
+	pl.inLE = make([]uint64, n*W)
+	pl.dirQ = make([]uint64, n*P*W)
+	pl.outLE = make([]uint64, P*P*W)
+	pl.sel = make([]uint64, n*W)
+	pl.req = make([]uint64, P*P*W)
+	pl.grant = make([]uint64, P*P*W)
+	pl.granted = make([]uint64, P*W)
+	pl.dec = make([]int32, len(routers)*P)
+	pl.qset = make([]uint64, len(routers))
+	pl.vaWait = make([]uint64, W)
+	pl.wheel = make([][]int32, span)
+	pl.wmask = sim.Cycle(span - 1)
+	pl.Ejected = make([]Flit, 0, len(routers))
+	for k := range pl.inLE {
+		pl.inLE[k] = ^uint64(0) // every pointer starts at 0
+	}
+	for k := range pl.outLE {
+		pl.outLE[k] = ^uint64(0)
+	}
+	for _, r := range routers {
+		r.plane = pl
+		r.pw = r.id >> 6
+		r.pbit = 1 << (uint(r.id) & 63)
+		for i := range r.in {
+			if r.in[i].state == vcActive {
+				pl.dirQ[(i*P+int(r.in[i].outPort))*W+r.pw] |= r.pbit
+			}
+			r.evalSA(int32(i), 0)
+		}
+		if r.waitingVA > 0 {
+			pl.vaWait[r.pw] |= r.pbit
+		}
+	}
+	return pl, nil
+}
+
+// at schedules the re-evaluation of input VC i of router r for cycle due;
+// one due for an allocation that has not run yet is made at once.
+func (pl *Plane) at(due sim.Cycle, r *Router, i int32) {
+	if due <= pl.cur {
+		r.evalSA(i, pl.cur)
+		return
+	}
+	if due-pl.cur > pl.wmask {
+		panic(fmt.Sprintf("router: plane re-evaluation %d cycles ahead, beyond its horizon of %d", due-pl.cur, pl.wmask))
+	}
+	s := &pl.wheel[due&pl.wmask]
+	*s = append(*s, int32(r.id)*pl.nvc+i)
+}
+
+// Step runs cycle now for every router of the plane: VC allocation, switch
+// allocation and traversal. It returns the number of flits that left a
+// router.
+func (pl *Plane) Step(now sim.Cycle) int {
+	pl.cur = now
+	pl.Ejected = pl.Ejected[:0]
+	for w, m := range pl.vaWait {
+		for ; m != 0; m &= m - 1 {
+			r := pl.routers[w<<6|bits.TrailingZeros64(m)]
+			r.allocateVCs(now)
+			if r.waitingVA == 0 {
+				pl.vaWait[w] &^= r.pbit
+			}
+		}
+	}
+	s := &pl.wheel[now&pl.wmask]
+	for _, x := range *s {
+		pl.routers[x/pl.nvc].evalSA(x%pl.nvc, now)
+	}
+	*s = (*s)[:0]
+	for w := 0; w < pl.words; w++ {
+		pl.allocate(w)
+	}
+	pl.cur = now + 1 // from here on, decisions are for the next allocation
+	moved := 0
+	for w := 0; w < pl.words; w++ {
+		moved += pl.traverse(w, now)
+	}
+	return moved
+}
+
+// allocate runs the switch allocation of the routers of word w and moves
+// the pointers of the grants.
+func (pl *Plane) allocate(w int) {
+	W, P, V := pl.words, pl.ports, pl.vcs
+	// Input stage: each input port picks its first eligible VC at or after
+	// its pointer, and requests that VC's output port.
+	for p := 0; p < P; p++ {
+		var found uint64
+		for v := 0; v < V; v++ {
+			k := (p*V+v)*W + w
+			s := pl.elig[k] & pl.inLE[k] &^ found
+			pl.sel[k] = s
+			found |= s
+		}
+		for v := 0; v < V; v++ {
+			k := (p*V+v)*W + w
+			s := pl.elig[k] &^ found
+			pl.sel[k] |= s
+			found |= s
+		}
+		for q := 0; q < P; q++ {
+			var req uint64
+			for v := 0; v < V; v++ {
+				i := p*V + v
+				req |= pl.sel[i*W+w] & pl.dirQ[(i*P+q)*W+w]
+			}
+			pl.req[(q*P+p)*W+w] = req
+		}
+	}
+	// Output stage: each output port grants its first requesting input
+	// port at or after its pointer; the pointer moves past the grant.
+	for q := 0; q < P; q++ {
+		var found uint64
+		for p := 0; p < P; p++ {
+			k := (q*P+p)*W + w
+			g := pl.req[k] & pl.outLE[k] &^ found
+			pl.grant[k] = g
+			found |= g
+		}
+		for p := 0; p < P; p++ {
+			k := (q*P+p)*W + w
+			g := pl.req[k] &^ found
+			pl.grant[k] |= g
+			found |= g
+		}
+		pl.granted[q*W+w] = found
+		if found == 0 {
+			continue
+		}
+		cum := pl.grant[(q*P+P-1)*W+w] // granted the last port: the pointer wraps to 0
+		for k := 0; k < P; k++ {
+			if k > 0 {
+				cum |= pl.grant[(q*P+k-1)*W+w]
+			}
+			j := (q*P+k)*W + w
+			pl.outLE[j] = pl.outLE[j]&^found | cum
+		}
+	}
+	// The input pointers of the ports whose request was granted move past
+	// the VC that used the grant.
+	for p := 0; p < P; p++ {
+		var g uint64
+		for q := 0; q < P; q++ {
+			g |= pl.grant[(q*P+p)*W+w]
+		}
+		if g == 0 {
+			continue
+		}
+		cum := pl.sel[(p*V+V-1)*W+w] & g
+		for k := 0; k < V; k++ {
+			j := (p*V+k)*W + w
+			if k > 0 {
+				cum |= pl.sel[j-W] & g
+			}
+			pl.inLE[j] = pl.inLE[j]&^g | cum
+		}
+	}
+}
+
+// traverse moves the winners of word w through their crossbars, router by
+// router and, within a router, by output port (the order of the routers'
+// own steps: it decides the order of ejections and of the routing draws
+// at a router fed by several others). It returns the flits moved.
+func (pl *Plane) traverse(w int, now sim.Cycle) int {
+	W, P, V := pl.words, pl.ports, pl.vcs
+	// The decisions of each router: the input VC each granted output port
+	// takes its flit from.
+	var any uint64
+	for q := 0; q < P; q++ {
+		any |= pl.granted[q*W+w]
+		for p := 0; p < P; p++ {
+			g := pl.grant[(q*P+p)*W+w]
+			if g == 0 {
+				continue
+			}
+			for v := 0; v < V; v++ {
+				for gv := g & pl.sel[(p*V+v)*W+w]; gv != 0; gv &= gv - 1 {
+					id := w<<6 | bits.TrailingZeros64(gv)
+					pl.dec[id*P+q] = int32(p*V + v)
+					pl.qset[id] |= 1 << uint(q)
+				}
+			}
+		}
+	}
+	moved := 0
+	for ; any != 0; any &= any - 1 {
+		id := w<<6 | bits.TrailingZeros64(any)
+		r := pl.routers[id]
+		qs := pl.qset[id]
+		pl.qset[id] = 0
+		for ; qs != 0; qs &= qs - 1 {
+			r.traverse(int(pl.dec[id*P+bits.TrailingZeros64(qs)]), now)
+			moved++
+		}
+	}
+	return moved
+}
+
+// evalSA decides whether input VC i may request the switch in the
+// allocation of cycle t, and sets its bit in the plane's request mask
+// accordingly. When it may not, it schedules its own re-evaluation for the
+// cycle a condition known in advance comes true, or leaves it to the event
+// that will change the answer (a flit written into the VC: accept; a slot
+// of a full downstream buffer freed: freedSlot).
+func (r *Router) evalSA(i int32, t sim.Cycle) {
+	pl := r.plane
+	k := int(i)*pl.words + r.pw
+	pl.elig[k] &^= r.pbit
+	ivc := &r.in[i]
+	if ivc.state != vcActive || ivc.count == 0 {
+		return
+	}
+	d := uint(r.depth)
+	base := int(i) * r.depth
+	due := ivc.readyAt
+	if at := r.slots[base+int(ivc.head)].at; at > due {
+		due = at
+	}
+	if r.saf {
+		// Store-and-forward: the whole packet must have arrived.
+		if ivc.count < ivc.remain {
+			return // accept re-evaluates when the tail is written
+		}
+		if at := r.slots[base+int(wrap(uint(ivc.head+ivc.remain-1), d))].at; at > due {
+			due = at
+		}
+	}
+	if due > t {
+		pl.at(due, r, i)
+		return
+	}
+	o := ivc.outVC
+	if l := &r.port[ivc.outPort&63]; l.to != nil {
+		down := l.to
+		j := o + l.offset
+		dv := &down.in[j]
+		if uint(dv.count) >= d {
+			dv.feederWaits = true // the downstream buffer is full: its next departure re-evaluates (freedSlot)
+			return
+		}
+		pos := wrap(uint(dv.head+dv.count), d)
+		if back := down.slots[int(j)*r.depth+int(pos)].freed + pl.credit; back > t {
+			pl.at(back, r, i) // the slot's credit is on its way back
+			return
+		}
+	} else if r.ovCredits[o] < 1 {
+		return // a counted credit line (not served by a plane; see NewPlane)
+	}
+	pl.elig[k] |= r.pbit
+}
+
+// freedSlot is called when a flit leaves input VC j of router r (port p)
+// in cycle now while the input VC feeding it upstream waits for room
+// (evalSA found the buffer full and set feederWaits): the feeder may send
+// into the freed slot from now + CreditDelay on, and is re-evaluated then.
+func (r *Router) freedSlot(p int, j int32, now sim.Cycle) {
+	u := &r.up[p]
+	if up := u.from; up != nil {
+		if owner := up.ovOwner[j-u.offset]; owner >= 0 {
+			up.plane.at(now+up.plane.credit, up, owner)
+		}
+	}
+}

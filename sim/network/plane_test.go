@@ -1,0 +1,140 @@
+package network
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/flitsim/flitsim/router"
+	"github.com/flitsim/flitsim/topology"
+)
+
+// planeCase draws one direct-network configuration for
+// TestPlaneMatchesOwnAllocators: topology, VCs, buffer depth, every pipeline
+// and line delay, switching, routing, ejection VCs, message length and load
+// all vary.
+func planeCase(rng *rand.Rand) Config {
+	c := Config{Seed: rng.Uint64(), Process: "bernoulli", Pattern: uniform}
+	switch rng.IntN(6) {
+	case 0:
+		c.Topology = topology.Spec{Kind: topology.Torus, K: 3 + rng.IntN(4), N: 2, Bidirectional: true}
+	case 1:
+		c.Topology = topology.Spec{Kind: topology.Torus, K: 3 + rng.IntN(3), N: 2}
+	case 2:
+		c.Topology = topology.Spec{Kind: topology.Mesh, K: 3 + rng.IntN(4), N: 2}
+	case 3:
+		c.Topology = topology.Spec{Kind: topology.Ring, K: 5 + rng.IntN(6), N: 1, Bidirectional: rng.IntN(2) == 0}
+	case 4:
+		c.Topology = topology.Spec{Kind: topology.Hypercube, N: 3 + rng.IntN(4)}
+	default:
+		c.Topology = topology.Spec{Kind: topology.Torus, K: 3, N: 3, Bidirectional: true}
+	}
+	torus := c.Topology.Kind == topology.Torus || c.Topology.Kind == topology.Ring
+	c.Router.VCs = 1 + rng.IntN(4)
+	if torus && c.Router.VCs < 2 {
+		c.Router.VCs = 2
+	}
+	c.Router.BufferDepth = 1 + rng.IntN(6)
+	c.Router.RoutingDelay = rng.IntN(3)
+	c.Router.VCAllocDelay = rng.IntN(3)
+	c.Router.SwitchAllocDelay = rng.IntN(2)
+	c.Router.SwitchTraversalDelay = rng.IntN(2)
+	c.LinkLatency = 1 + rng.IntN(3)
+	c.CreditDelay = 1 + rng.IntN(3)
+	c.InjectionLatency = rng.IntN(3)
+	c.EjectionLatency = rng.IntN(3)
+	c.EjectionVCs = 1 + rng.IntN(c.Router.VCs)
+	c.Length = LengthSpec{Flits: 1 + rng.IntN(8)}
+	if rng.IntN(3) == 0 {
+		c.Length = LengthSpec{Distribution: "geometric", Mean: 1 + 4*rng.Float64(), Max: 12}
+	}
+	switch rng.IntN(6) {
+	case 0, 1:
+		c.Router.Switching = router.VirtualCutThrough
+	case 2:
+		c.Router.Switching = router.StoreAndForward
+	}
+	if c.Router.Switching != router.Wormhole {
+		max := c.Length.Flits
+		if c.Length.Distribution == "geometric" {
+			max = c.Length.Max
+		}
+		c.Router.BufferDepth = max + rng.IntN(3)
+	}
+	switch rng.IntN(4) {
+	case 0:
+		c.Routing = RoutingRandomMinimal
+	case 1:
+		if c.Router.VCs >= 3 || !torus && c.Router.VCs >= 2 {
+			c.Routing = RoutingAdaptive
+			c.EscapeVCs = 1
+			if torus {
+				c.EscapeVCs = 2
+			}
+		}
+	}
+	mean := float64(c.Length.Flits)
+	if c.Length.Distribution == "geometric" {
+		mean = c.Length.Mean
+	}
+	c.Rate = (0.05 + 0.6*rng.Float64()) / mean
+	return c
+}
+
+// runTrace steps a network cycles cycles and returns every delivery in the
+// order the network reported it, with the cycle.
+func runTrace(t *testing.T, cfg Config, cycles int) (trace []string, state string) {
+	t.Helper()
+	n, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n.OnDeliver(func(d Delivery) {
+		trace = append(trace, fmt.Sprintf("%d %d %d %d %d %d %d", d.Src, d.Dst, d.Flits, d.Hops, d.Generated, d.Injected, d.Delivered))
+	})
+	for c := 0; c < cycles; c++ {
+		n.Step()
+	}
+	chans := make([]int64, len(n.stats.channelFlits))
+	for c := range chans {
+		chans[c] = n.channelFlits(c)
+	}
+	return trace, fmt.Sprintf("in flight %d, backlog %d, flit-hops %d, channels %v", n.InFlight(), n.Backlog(), n.FlitHops(), chans)
+}
+
+// TestPlaneMatchesOwnAllocators runs random direct-network configurations
+// twice, once with one router.Plane allocating every router's switch and
+// once with each router allocating alone, and requires the same deliveries
+// in the same order, cycle by cycle, and the same channel counts: the
+// plane is an exact replacement, not an approximation.
+func TestPlaneMatchesOwnAllocators(t *testing.T) {
+	cases, cycles := 60, 3000
+	if testing.Short() {
+		cases, cycles = 24, 2000
+	}
+	rng := rand.New(rand.NewPCG(7, 11))
+	for k := 0; k < cases; k++ {
+		cfg := planeCase(rng)
+		name := fmt.Sprintf("%d-%s-%dvc-%dflit-%s-%s", k, cfg.Topology.Kind, cfg.Router.VCs, cfg.Router.BufferDepth, cfg.Router.Switching, cfg.Routing)
+		t.Run(name, func(t *testing.T) {
+			with, stateWith := runTrace(t, cfg, cycles)
+			own := cfg
+			own.ownAllocators = true
+			without, stateWithout := runTrace(t, own, cycles)
+			if len(with) == 0 {
+				t.Fatalf("no deliveries in %d cycles: the case tests nothing", cycles)
+			}
+			if len(with) != len(without) {
+				t.Fatalf("%d deliveries with the plane, %d without", len(with), len(without))
+			}
+			for i := range with {
+				if with[i] != without[i] {
+					t.Fatalf("delivery %d: %q with the plane, %q without", i, with[i], without[i])
+				}
+			}
+			if stateWith != stateWithout {
+				t.Errorf("final state with the plane:\n%s\nwithout:\n%s", stateWith, stateWithout)
+			}
+		})
+	}
+}
