@@ -54,6 +54,7 @@ type Plane struct {
 	ports, vcs int
 	nvc        int32 // input VCs per router: ports * vcs
 	credit     sim.Cycle
+	link       sim.Cycle // the fabric's LinkDelay
 
 	elig  []uint64 // [i*W + w]: input VC i = p*V+v may request the switch
 	inLE  []uint64 // [i*W + w]: the input-stage pointer of port p is <= v
@@ -99,7 +100,7 @@ func NewPlane(f *Fabric, routers []*Router, horizon int) (*Plane, error) {
 	r0 := routers[0]
 	pl := &Plane{
 		routers: routers, words: (len(routers) + 63) / 64,
-		ports: r0.ports, vcs: r0.vcs, nvc: int32(r0.ports * r0.vcs), credit: f.CreditDelay,
+		ports: r0.ports, vcs: r0.vcs, nvc: int32(r0.ports * r0.vcs), credit: f.CreditDelay, link: f.LinkDelay,
 	}
 	for id, r := range routers {
 		switch {
@@ -317,7 +318,7 @@ func (pl *Plane) traverse(w int, now sim.Cycle) int {
 		qs := pl.qset[id]
 		pl.qset[id] = 0
 		for ; qs != 0; qs &= qs - 1 {
-			r.traverse(int(pl.dec[id*P+bits.TrailingZeros64(qs)]), now)
+			r.planeTraverse(int(pl.dec[id*P+bits.TrailingZeros64(qs)]), now)
 			moved++
 		}
 	}
@@ -387,5 +388,102 @@ func (r *Router) freedSlot(p int, j int32, now sim.Cycle) {
 		if owner := up.ovOwner[j-u.offset]; owner >= 0 {
 			up.plane.at(now+up.plane.credit, up, owner)
 		}
+	}
+}
+
+// planeTraverse moves the front flit of input VC i, granted the switch in
+// cycle now, into the downstream buffer (or to the sink), and decides at
+// once whether the VC may request again in the next cycle: it is still
+// active and past its pipeline delays, so only its next flit and its next
+// credit are in question (for store-and-forward the whole packet arrived
+// before its head left).
+func (r *Router) planeTraverse(i int, now sim.Cycle) {
+	pl := r.plane
+	ivc := &r.in[i]
+	d := uint(r.depth)
+	base := i * r.depth
+	h := uint(ivc.head)
+	sl := &r.slots[base+int(h)]
+	f := sl.flit
+	sl.freed = now
+	h = wrap(h+1, d)
+	ivc.head = int32(h)
+	ivc.count--
+	ivc.remain--
+	r.buffered--
+	o, q := ivc.outVC, ivc.outPort
+	l := &r.port[q&63]
+	down := l.to
+	if down != nil {
+		f.Hops++
+		l.linkFlits++
+		down.planeAccept(o+l.offset, f, now+pl.link)
+	} else {
+		r.ovCredits[o] -= int32(b2u(int(o) < r.noInfiniteCreditsAt)) // the local port's count is unlimited
+		pl.Ejected = append(pl.Ejected, f)
+	}
+	if ivc.feederWaits {
+		ivc.feederWaits = false
+		r.freedSlot(int(r.portOf[i]), int32(i), now)
+	}
+	if f.IsTail() {
+		r.tailLeft(i, o, q, now)
+		r.evalSA(int32(i), now+1)
+		return
+	}
+	k := i*pl.words + r.pw
+	next := now + 1
+	if ivc.count == 0 {
+		pl.elig[k] &^= r.pbit // accept re-evaluates when the next flit is written
+		return
+	}
+	if at := r.slots[base+int(h)].at; at > next {
+		pl.elig[k] &^= r.pbit
+		pl.at(at, r, int32(i))
+		return
+	}
+	if down != nil {
+		j := o + l.offset
+		dv := &down.in[j]
+		if uint(dv.count) >= d {
+			pl.elig[k] &^= r.pbit
+			dv.feederWaits = true
+			return
+		}
+		pos := wrap(uint(dv.head+dv.count), d)
+		if back := down.slots[int(j)*r.depth+int(pos)].freed + pl.credit; back > next {
+			pl.elig[k] &^= r.pbit
+			pl.at(back, r, int32(i))
+		}
+	} else if r.ovCredits[o] < 1 {
+		pl.elig[k] &^= r.pbit
+	}
+	// otherwise the VC keeps its request
+}
+
+// planeAccept writes flit f, arriving in cycle at, into input VC j of a
+// router in a plane, and has the VC re-evaluated when the flit may make it
+// eligible: it reaches the front of an active VC, or completes a
+// store-and-forward packet.
+func (r *Router) planeAccept(j int32, f Flit, at sim.Cycle) {
+	ivc := &r.in[j]
+	if uint(ivc.count) >= uint(r.depth) {
+		panic(fmt.Sprintf("router %d: input VC (%d,%d) overflow: credit protocol violated", r.id, int(j)/r.vcs, int(j)%r.vcs))
+	}
+	pos := wrap(uint(ivc.head+ivc.count), uint(r.depth))
+	sl := &r.slots[int(j)*r.depth+int(pos)]
+	sl.flit, sl.at = f, at
+	ivc.count++
+	r.buffered++
+	if ivc.count == 1 {
+		switch ivc.state {
+		case vcActive:
+			r.plane.at(at, r, j)
+		case vcIdle:
+			r.startRouting(int(j), at)
+			r.mark(int(r.portOf[j]), int(r.vcOf[j]))
+		}
+	} else if r.saf && ivc.count == ivc.remain && ivc.state == vcActive {
+		r.plane.at(at, r, j) // store-and-forward: this flit completes the packet
 	}
 }

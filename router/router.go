@@ -374,6 +374,10 @@ func (r *Router) Accept(port, vc int, f Flit, now sim.Cycle) {
 
 // accept is Accept for input VC i = port*V + vc.
 func (r *Router) accept(i int, f Flit, now sim.Cycle) {
+	if r.plane != nil {
+		r.planeAccept(int32(i), f, now)
+		return
+	}
 	ivc := &r.in[i]
 	if int(ivc.count) == r.depth {
 		panic(fmt.Sprintf("router %d: input VC (%d,%d) overflow: credit protocol violated", r.id, i/r.vcs, i%r.vcs))
@@ -390,15 +394,10 @@ func (r *Router) accept(i int, f Flit, now sim.Cycle) {
 		switch ivc.state {
 		case vcActive: // a body flit refills an empty active VC
 			r.setSA(int(r.portOf[i]), int(r.vcOf[i]))
-			if r.plane != nil {
-				r.plane.at(now, r, int32(i))
-			}
 		case vcIdle: // a head reaches the front of an idle VC
 			r.startRouting(i, now)
 			r.mark(int(r.portOf[i]), int(r.vcOf[i]))
 		}
-	} else if r.saf && ivc.count == ivc.remain && ivc.state == vcActive && r.plane != nil {
-		r.plane.at(now, r, int32(i)) // store-and-forward: the packet is complete when this flit arrives
 	}
 }
 
@@ -712,7 +711,8 @@ func rotate(m uint64, k, n uint, mask uint64) uint64 {
 }
 
 // traverse moves the front flit of input VC i through the crossbar: into
-// the downstream buffer (a wired port) or the outbox Sent.
+// the downstream buffer (a wired port) or the outbox Sent. (A router in a
+// plane uses planeTraverse.)
 func (r *Router) traverse(i int, now sim.Cycle) {
 	ivc := &r.in[i]
 	sl := &r.slots[i*r.depth+int(ivc.head)]
@@ -730,11 +730,7 @@ func (r *Router) traverse(i int, now sim.Cycle) {
 		l.to.accept(int(o+l.offset), f, now+r.fab.LinkDelay)
 	} else {
 		r.ovCredits[o] -= int32(b2u(int(o) < r.noInfiniteCreditsAt)) // the local port's count is unlimited
-		if r.plane != nil {
-			r.plane.Ejected = append(r.plane.Ejected, f)
-		} else {
-			r.Sent = append(r.Sent, Departure{Port: int(q), VC: int(o - q*int32(r.vcs)), Flit: f})
-		}
+		r.Sent = append(r.Sent, Departure{Port: int(q), VC: int(o - q*int32(r.vcs)), Flit: f})
 	}
 	if r.fab == nil {
 		r.CreditsOut = append(r.CreditsOut, CreditReturn{Port: int(r.portOf[i]), VC: int(r.vcOf[i])})
@@ -743,13 +739,6 @@ func (r *Router) traverse(i int, now sim.Cycle) {
 		r.tailLeft(i, o, q, now)
 	} else if ivc.count == 0 {
 		r.clearSA(int(r.portOf[i]), int(r.vcOf[i])) // still active, waiting for its next flit
-	}
-	if r.plane != nil {
-		if ivc.feederWaits {
-			ivc.feederWaits = false
-			r.freedSlot(int(r.portOf[i]), int32(i), now)
-		}
-		r.evalSA(int32(i), now+1)
 	}
 }
 
