@@ -50,28 +50,18 @@ import (
 // scouting headers (ScoutingDistance 0 is wormhole and is served).
 type Plane struct {
 	routers    []*Router
-	words      int // W: routers per mask, in 64-bit words
+	words      []planeWord // one per 64 routers
 	ports, vcs int
 	nvc        int32 // input VCs per router: ports * vcs
 	credit     sim.Cycle
 	link       sim.Cycle // the fabric's LinkDelay
 
-	elig  []uint64 // [i*W + w]: input VC i = p*V+v may request the switch
-	inLE  []uint64 // [i*W + w]: the input-stage pointer of port p is <= v
-	dirQ  []uint64 // [(i*P + q)*W + w]: input VC i owns an output VC of port q
-	outLE []uint64 // [(q*P + p)*W + w]: the output-stage pointer of port q is <= p
-
-	// scratch of one allocation
-	sel     []uint64 // [i*W + w]: the VC input port p requests with
-	req     []uint64 // [(q*P + p)*W + w]: input port p requests output port q
-	grant   []uint64 // [(q*P + p)*W + w]: output port q grants input port p
-	granted []uint64 // [q*W + w]: output port q granted someone
-	dec     []int32  // [id*P + q]: the input VC output port q of router id takes its flit from
-	qset    []uint64 // [id]: the output ports of router id that granted
+	dec  []int8   // [id<<3 | q]: the input VC output port q of router id takes its flit from
+	qset []uint64 // [id]: the output ports of router id that granted
 
 	vaWait []uint64 // routers with a header waiting for VC allocation
 
-	wheel []([]int32) // re-evaluations: router id * nvc + input VC, by cycle
+	wheel [][]int32 // re-evaluations: router id * nvc + input VC, by cycle
 	wmask sim.Cycle
 	cur   sim.Cycle // the allocation a re-evaluation due now decides: this cycle's before it runs, the next one's after
 
@@ -79,6 +69,31 @@ type Plane struct {
 	// Step, in router order (a router's Sent stays empty).
 	Ejected []Flit
 }
+
+// planeWord is the allocation state of 64 routers, bit b standing for
+// router 64w+b. Input VCs are indexed i = p*V + v and port pairs q<<3 | p
+// (at most 8 ports and 8 VCs, so every index fits its array and needs no
+// bounds check).
+type planeWord struct {
+	elig [64]uint64    // [i]: input VC i may request the switch
+	inLE [64]uint64    // [i]: the input-stage pointer of port p is <= v
+	sel  [64]uint64    // [i]: scratch, port p requests with VC v
+	dirQ [64][8]uint64 // [i][q]: input VC i owns an output VC of port q
+
+	outLE [64]uint64 // [q<<3|p]: the output-stage pointer of port q is <= p
+	req   [64]uint64 // [q<<3|p]: scratch, input port p requests output port q
+	grant [64]uint64 // [q<<3|p]: scratch, output port q grants input port p
+
+	granted [8]uint64    // [q]: scratch, output port q granted someone
+	pbits   [8][3]uint64 // [q][k]: scratch, bit k of the input port q granted
+	vbits   [8][3]uint64 // [p][k]: scratch, bit k of the VC port p requests with
+}
+
+// MaxPlanePorts and MaxPlaneVCs bound the routers a Plane serves.
+const (
+	MaxPlanePorts = 8
+	MaxPlaneVCs   = 8
+)
 
 // upLink is where an input port is fed from: the router upstream and the
 // offset from this router's input VC to the upstream output VC.
@@ -98,8 +113,11 @@ func NewPlane(f *Fabric, routers []*Router, horizon int) (*Plane, error) {
 		return nil, fmt.Errorf("router: plane of no routers")
 	}
 	r0 := routers[0]
+	if r0.ports > MaxPlanePorts || r0.vcs > MaxPlaneVCs {
+		return nil, fmt.Errorf("router: a plane serves up to %d ports and %d VCs, not %d x %d", MaxPlanePorts, MaxPlaneVCs, r0.ports, r0.vcs)
+	}
 	pl := &Plane{
-		routers: routers, words: (len(routers) + 63) / 64,
+		routers: routers, words: make([]planeWord, (len(routers)+63)/64),
 		ports: r0.ports, vcs: r0.vcs, nvc: int32(r0.ports * r0.vcs), credit: f.CreditDelay, link: f.LinkDelay,
 	}
 	for id, r := range routers {
@@ -124,34 +142,27 @@ func NewPlane(f *Fabric, routers []*Router, horizon int) (*Plane, error) {
 	for span <= horizon {
 		span <<= 1
 	}
-	W, P, n := pl.words, pl.ports, int(pl.nvc)
-	pl.elig = make([]uint64, n*W)
-	pl.inLE = make([]uint64, n*W)
-	pl.dirQ = make([]uint64, n*P*W)
-	pl.outLE = make([]uint64, P*P*W)
-	pl.sel = make([]uint64, n*W)
-	pl.req = make([]uint64, P*P*W)
-	pl.grant = make([]uint64, P*P*W)
-	pl.granted = make([]uint64, P*W)
-	pl.dec = make([]int32, len(routers)*P)
+	pl.dec = make([]int8, len(routers)<<3)
 	pl.qset = make([]uint64, len(routers))
-	pl.vaWait = make([]uint64, W)
+	pl.vaWait = make([]uint64, len(pl.words))
 	pl.wheel = make([][]int32, span)
 	pl.wmask = sim.Cycle(span - 1)
 	pl.Ejected = make([]Flit, 0, len(routers))
-	for k := range pl.inLE {
-		pl.inLE[k] = ^uint64(0) // every pointer starts at 0
-	}
-	for k := range pl.outLE {
-		pl.outLE[k] = ^uint64(0)
+	for w := range pl.words {
+		pw := &pl.words[w]
+		for k := range pw.inLE {
+			pw.inLE[k] = ^uint64(0) // every pointer starts at 0
+			pw.outLE[k] = ^uint64(0)
+		}
 	}
 	for _, r := range routers {
 		r.plane = pl
 		r.pw = r.id >> 6
+		r.pword = &pl.words[r.pw]
 		r.pbit = 1 << (uint(r.id) & 63)
 		for i := range r.in {
 			if r.in[i].state == vcActive {
-				pl.dirQ[(i*P+int(r.in[i].outPort))*W+r.pw] |= r.pbit
+				r.pword.dirQ[i&63][r.in[i].outPort&7] |= r.pbit
 			}
 			r.evalSA(int32(i), 0)
 		}
@@ -196,92 +207,98 @@ func (pl *Plane) Step(now sim.Cycle) int {
 		pl.routers[x/pl.nvc].evalSA(x%pl.nvc, now)
 	}
 	*s = (*s)[:0]
-	for w := 0; w < pl.words; w++ {
-		pl.allocate(w)
+	for w := range pl.words {
+		pl.allocate(&pl.words[w])
 	}
 	pl.cur = now + 1 // from here on, decisions are for the next allocation
 	moved := 0
-	for w := 0; w < pl.words; w++ {
+	for w := range pl.words {
 		moved += pl.traverse(w, now)
 	}
 	return moved
 }
 
-// allocate runs the switch allocation of the routers of word w and moves
-// the pointers of the grants.
-func (pl *Plane) allocate(w int) {
-	W, P, V := pl.words, pl.ports, pl.vcs
+// allocate runs the switch allocation of the 64 routers of word pw and
+// moves the pointers of the grants.
+func (pl *Plane) allocate(pw *planeWord) {
+	P, V := pl.ports, pl.vcs
 	// Input stage: each input port picks its first eligible VC at or after
 	// its pointer, and requests that VC's output port.
 	for p := 0; p < P; p++ {
+		base := p * V
 		var found uint64
 		for v := 0; v < V; v++ {
-			k := (p*V+v)*W + w
-			s := pl.elig[k] & pl.inLE[k] &^ found
-			pl.sel[k] = s
+			i := (base + v) & 63
+			s := pw.elig[i] & pw.inLE[i] &^ found
+			pw.sel[i] = s
 			found |= s
 		}
+		var req [MaxPlanePorts]uint64
+		var vb0, vb1, vb2 uint64
 		for v := 0; v < V; v++ {
-			k := (p*V+v)*W + w
-			s := pl.elig[k] &^ found
-			pl.sel[k] |= s
+			i := (base + v) & 63
+			s := pw.sel[i] | pw.elig[i]&^found
+			pw.sel[i] = s
 			found |= s
-		}
-		for q := 0; q < P; q++ {
-			var req uint64
-			for v := 0; v < V; v++ {
-				i := p*V + v
-				req |= pl.sel[i*W+w] & pl.dirQ[(i*P+q)*W+w]
+			vb0 |= s & -uint64(v&1)
+			vb1 |= s & -uint64(v>>1&1)
+			vb2 |= s & -uint64(v>>2&1)
+			row := &pw.dirQ[i]
+			for q := 0; q < P; q++ {
+				req[q&7] |= s & row[q&7]
 			}
-			pl.req[(q*P+p)*W+w] = req
+		}
+		pw.vbits[p&7] = [3]uint64{vb0, vb1, vb2}
+		for q := 0; q < P; q++ {
+			pw.req[(q<<3|p)&63] = req[q&7]
 		}
 	}
 	// Output stage: each output port grants its first requesting input
 	// port at or after its pointer; the pointer moves past the grant.
+	var inGranted [MaxPlanePorts]uint64 // per input port: routers where it won
 	for q := 0; q < P; q++ {
+		row := q << 3
 		var found uint64
 		for p := 0; p < P; p++ {
-			k := (q*P+p)*W + w
-			g := pl.req[k] & pl.outLE[k] &^ found
-			pl.grant[k] = g
+			k := (row | p) & 63
+			g := pw.req[k] & pw.outLE[k] &^ found
+			pw.grant[k] = g
 			found |= g
 		}
+		var pb0, pb1, pb2 uint64
 		for p := 0; p < P; p++ {
-			k := (q*P+p)*W + w
-			g := pl.req[k] &^ found
-			pl.grant[k] |= g
+			k := (row | p) & 63
+			g := pw.grant[k] | pw.req[k]&^found
+			pw.grant[k] = g
 			found |= g
+			inGranted[p&7] |= g
+			pb0 |= g & -uint64(p&1)
+			pb1 |= g & -uint64(p>>1&1)
+			pb2 |= g & -uint64(p>>2&1)
 		}
-		pl.granted[q*W+w] = found
-		if found == 0 {
-			continue
-		}
-		cum := pl.grant[(q*P+P-1)*W+w] // granted the last port: the pointer wraps to 0
+		pw.granted[q&7] = found
+		pw.pbits[q&7] = [3]uint64{pb0, pb1, pb2}
+		cum := pw.grant[(row|(P-1))&63] // granted the last port: the pointer wraps to 0
 		for k := 0; k < P; k++ {
 			if k > 0 {
-				cum |= pl.grant[(q*P+k-1)*W+w]
+				cum |= pw.grant[(row|(k-1))&63]
 			}
-			j := (q*P+k)*W + w
-			pl.outLE[j] = pl.outLE[j]&^found | cum
+			j := (row | k) & 63
+			pw.outLE[j] = pw.outLE[j]&^found | cum
 		}
 	}
 	// The input pointers of the ports whose request was granted move past
 	// the VC that used the grant.
 	for p := 0; p < P; p++ {
-		var g uint64
-		for q := 0; q < P; q++ {
-			g |= pl.grant[(q*P+p)*W+w]
-		}
-		if g == 0 {
-			continue
-		}
-		cum := pl.sel[(p*V+V-1)*W+w] & g
+		g := inGranted[p&7]
+		base := p * V
+		cum := pw.sel[(base+V-1)&63] & g
 		for k := 0; k < V; k++ {
-			j := (p*V+k)*W + w
+			j := (base + k) & 63
 			if k > 0 {
-				cum |= pl.sel[j-W] & g
+				cum |= pw.sel[(j-1)&63] & g
 			}
-			pl.inLE[j] = pl.inLE[j]&^g | cum
+			pw.inLE[j] = pw.inLE[j]&^g | cum
 		}
 	}
 }
@@ -291,24 +308,23 @@ func (pl *Plane) allocate(w int) {
 // own steps: it decides the order of ejections and of the routing draws
 // at a router fed by several others). It returns the flits moved.
 func (pl *Plane) traverse(w int, now sim.Cycle) int {
-	W, P, V := pl.words, pl.ports, pl.vcs
+	pw := &pl.words[w]
+	P, V := pl.ports, pl.vcs
 	// The decisions of each router: the input VC each granted output port
 	// takes its flit from.
 	var any uint64
 	for q := 0; q < P; q++ {
-		any |= pl.granted[q*W+w]
-		for p := 0; p < P; p++ {
-			g := pl.grant[(q*P+p)*W+w]
-			if g == 0 {
-				continue
-			}
-			for v := 0; v < V; v++ {
-				for gv := g & pl.sel[(p*V+v)*W+w]; gv != 0; gv &= gv - 1 {
-					id := w<<6 | bits.TrailingZeros64(gv)
-					pl.dec[id*P+q] = int32(p*V + v)
-					pl.qset[id] |= 1 << uint(q)
-				}
-			}
+		pb := &pw.pbits[q&7]
+		g := pw.granted[q&7]
+		any |= g
+		for ; g != 0; g &= g - 1 {
+			b := uint(bits.TrailingZeros64(g))
+			p := pb[0]>>b&1 | pb[1]>>b&1<<1 | pb[2]>>b&1<<2
+			vb := &pw.vbits[p&7]
+			v := vb[0]>>b&1 | vb[1]>>b&1<<1 | vb[2]>>b&1<<2
+			id := w<<6 | int(b)
+			pl.dec[id<<3|q] = int8(int(p)*V + int(v))
+			pl.qset[id] |= 1 << uint(q)
 		}
 	}
 	moved := 0
@@ -318,7 +334,7 @@ func (pl *Plane) traverse(w int, now sim.Cycle) int {
 		qs := pl.qset[id]
 		pl.qset[id] = 0
 		for ; qs != 0; qs &= qs - 1 {
-			r.planeTraverse(int(pl.dec[id*P+bits.TrailingZeros64(qs)]), now)
+			r.planeTraverse(int(pl.dec[id<<3|bits.TrailingZeros64(qs)]), now)
 			moved++
 		}
 	}
@@ -333,8 +349,8 @@ func (pl *Plane) traverse(w int, now sim.Cycle) int {
 // of a full downstream buffer freed: freedSlot).
 func (r *Router) evalSA(i int32, t sim.Cycle) {
 	pl := r.plane
-	k := int(i)*pl.words + r.pw
-	pl.elig[k] &^= r.pbit
+	elig := &r.pword.elig[i&63]
+	*elig &^= r.pbit
 	ivc := &r.in[i]
 	if ivc.state != vcActive || ivc.count == 0 {
 		return
@@ -375,7 +391,7 @@ func (r *Router) evalSA(i int32, t sim.Cycle) {
 	} else if r.ovCredits[o] < 1 {
 		return // a counted credit line (not served by a plane; see NewPlane)
 	}
-	pl.elig[k] |= r.pbit
+	*elig |= r.pbit
 }
 
 // freedSlot is called when a flit leaves input VC j of router r (port p)
@@ -431,14 +447,14 @@ func (r *Router) planeTraverse(i int, now sim.Cycle) {
 		r.evalSA(int32(i), now+1)
 		return
 	}
-	k := i*pl.words + r.pw
+	elig := &r.pword.elig[i&63]
 	next := now + 1
 	if ivc.count == 0 {
-		pl.elig[k] &^= r.pbit // accept re-evaluates when the next flit is written
+		*elig &^= r.pbit // accept re-evaluates when the next flit is written
 		return
 	}
 	if at := r.slots[base+int(h)].at; at > next {
-		pl.elig[k] &^= r.pbit
+		*elig &^= r.pbit
 		pl.at(at, r, int32(i))
 		return
 	}
@@ -446,17 +462,17 @@ func (r *Router) planeTraverse(i int, now sim.Cycle) {
 		j := o + l.offset
 		dv := &down.in[j]
 		if uint(dv.count) >= d {
-			pl.elig[k] &^= r.pbit
+			*elig &^= r.pbit
 			dv.feederWaits = true
 			return
 		}
 		pos := wrap(uint(dv.head+dv.count), d)
 		if back := down.slots[int(j)*r.depth+int(pos)].freed + pl.credit; back > next {
-			pl.elig[k] &^= r.pbit
+			*elig &^= r.pbit
 			pl.at(back, r, int32(i))
 		}
 	} else if r.ovCredits[o] < 1 {
-		pl.elig[k] &^= r.pbit
+		*elig &^= r.pbit
 	}
 	// otherwise the VC keeps its request
 }

@@ -206,7 +206,8 @@ type Router struct {
 	wakeWord            *uint64 // fab.Wake's word holding this router's bit (fabric.go)
 	wakeBit             uint64
 	plane               *Plane // the fabric's switch allocator, nil when the router allocates alone (plane.go)
-	pw                  int    // the plane's mask word holding this router's bit
+	pw                  int        // the plane's word holding this router's bit
+	pword               *planeWord // that word's masks
 	pbit                uint64
 	up                  []upLink // per input port: the router feeding it (fabric.go)
 
@@ -618,7 +619,7 @@ func (r *Router) allocateVCs(now sim.Cycle) {
 			}
 			r.mark(int(i)/r.vcs, int(i)%r.vcs)
 			if pl := r.plane; pl != nil {
-				pl.dirQ[(int(i)*r.ports+int(ivc.outPort))*pl.words+r.pw] |= r.pbit
+				r.pword.dirQ[i&63][ivc.outPort&7] |= r.pbit
 				pl.at(ivc.readyAt, r, i)
 			}
 			r.ovPtr[o] = i + 1
@@ -747,7 +748,7 @@ func (r *Router) traverse(i int, now sim.Cycle) {
 func (r *Router) tailLeft(i int, o, q int32, now sim.Cycle) {
 	r.release(o, q, now+1) // busy through this cycle
 	if pl := r.plane; pl != nil {
-		pl.dirQ[(i*r.ports+int(q))*pl.words+r.pw] &^= r.pbit
+		r.pword.dirQ[i&63][q&7] &^= r.pbit
 	}
 	r.in[i].state = vcIdle
 	if r.scout != nil {

@@ -309,9 +309,12 @@ func (n *Network) wire() error {
 
 // usePlane gives the routers of a direct network one switch allocator for
 // all of them (router.Plane), unless scouting headers run ahead of their
-// data (they need each router's own allocator).
+// data (they need each router's own allocator) or the routers are larger
+// than a plane serves (more than 8 ports or 8 VCs: they allocate alone,
+// with the same result, more slowly).
 func (n *Network) usePlane() error {
-	if n.ms != nil || n.cfg.ownAllocators || n.cfg.Router.Switching == router.Scouting && n.cfg.Router.ScoutingDistance > 0 {
+	if n.ms != nil || n.cfg.ownAllocators || n.cfg.Router.Switching == router.Scouting && n.cfg.Router.ScoutingDistance > 0 ||
+		n.ports > router.MaxPlanePorts || n.vcs > router.MaxPlaneVCs {
 		return nil
 	}
 	horizon := max(int(n.linkAt), n.cfg.CreditDelay, n.cfg.Router.VCAllocDelay, n.cfg.InjectionLatency)
