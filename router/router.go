@@ -205,7 +205,7 @@ type Router struct {
 	fab                 *Fabric
 	wakeWord            *uint64 // fab.Wake's word holding this router's bit (fabric.go)
 	wakeBit             uint64
-	plane               *Plane // the fabric's switch allocator, nil when the router allocates alone (plane.go)
+	plane               *Plane     // the fabric's switch allocator, nil when the router allocates alone (plane.go)
 	pw                  int        // the plane's word holding this router's bit
 	pword               *planeWord // that word's masks
 	pbit                uint64
