@@ -68,6 +68,17 @@ type Plane struct {
 	// Ejected lists the flits that left a router for its sink in the last
 	// Step, in router order (a router's Sent stays empty).
 	Ejected []Flit
+
+	// RouterOrder makes the winners traverse router by router (and within
+	// a router by output port), as when each router steps alone, instead
+	// of output port by output port across the routers. It must be set
+	// when the routing function draws random numbers: a head written into
+	// an idle VC draws its route at once, so the order in which the
+	// routers feeding one router write into it decides which draw each
+	// head gets. With deterministic routing the two orders give the same
+	// run (ejections, the only other order that shows, are in router
+	// order either way) and the port order is cheaper.
+	RouterOrder bool
 }
 
 // planeWord is the allocation state of 64 routers, bit b standing for
@@ -303,13 +314,28 @@ func (pl *Plane) allocate(pw *planeWord) {
 	}
 }
 
-// traverse moves the winners of word w through their crossbars, router by
-// router and, within a router, by output port (the order of the routers'
-// own steps: it decides the order of ejections and of the routing draws
-// at a router fed by several others). It returns the flits moved.
+// traverse moves the winners of word w through their crossbars, output
+// port by output port and within a port in router order, or with
+// RouterOrder router by router. It returns the flits moved.
 func (pl *Plane) traverse(w int, now sim.Cycle) int {
 	pw := &pl.words[w]
 	P, V := pl.ports, pl.vcs
+	if !pl.RouterOrder {
+		moved := 0
+		for q := 0; q < P; q++ {
+			pb := &pw.pbits[q&7]
+			g := pw.granted[q&7]
+			moved += bits.OnesCount64(g)
+			for ; g != 0; g &= g - 1 {
+				b := uint(bits.TrailingZeros64(g))
+				p := pb[0]>>b&1 | pb[1]>>b&1<<1 | pb[2]>>b&1<<2
+				vb := &pw.vbits[p&7]
+				v := vb[0]>>b&1 | vb[1]>>b&1<<1 | vb[2]>>b&1<<2
+				pl.routers[w<<6|int(b)].planeTraverse(int(p)*V+int(v), now)
+			}
+		}
+		return moved
+	}
 	// The decisions of each router: the input VC each granted output port
 	// takes its flit from.
 	var any uint64

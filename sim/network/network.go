@@ -322,6 +322,7 @@ func (n *Network) usePlane() error {
 	if err != nil {
 		return err
 	}
+	pl.RouterOrder = n.cfg.Routing == RoutingRandomMinimal // the only routing that draws as a head is written
 	n.plane = pl
 	return nil
 }
