@@ -21,6 +21,14 @@
 // takes credits back with AddCredit; ports that lead to sinks (the local
 // port, a multistage fabric's last stage) use Sent in a fabric too.
 //
+// The routers of a fabric may share one switch allocator, a [Plane]
+// (NewPlane; the network package uses one for every direct network without
+// scouting headers): the plane allocates all routers at once on bit-sliced
+// masks, 64 routers per machine word, keeps each VC's switch request exact
+// by events instead of testing it every cycle, and steps the routers' VC
+// allocation and traversals itself. Its decisions are the routers' own,
+// cycle for cycle (see Plane); a router in a plane is not stepped by Step.
+//
 // # Pipeline and timing
 //
 // A head flit that is written into an input buffer in cycle a goes through

@@ -14,8 +14,11 @@
 //     their sinks;
 //  3. lets every NIC with a queued message put at most one flit on its
 //     injection line (one pass over a bit set of busy sources);
-//  4. steps every awake router, in node id order (a bit set, so waking costs
-//     one OR): it allocates and traverses (package router). A flit that
+//  4. steps the routers: VC allocation of those with a waiting header,
+//     then switch allocation of all of them at once by one router.Plane
+//     (direct networks; a multistage fabric, scouting with K >= 1 and
+//     routers of more than 8 ports or 8 VCs step every awake router alone,
+//     in node id order, with the same result). A flit that
 //     wins the switch is written straight into the next router's input
 //     buffer, stamped with its arrival cycle t + SwitchAlloc +
 //     SwitchTraversal + link latency (at least t+1), and the slot it left
@@ -25,10 +28,11 @@
 //     message's hop count.
 //
 // Because everything that crosses nodes takes at least one cycle, the order
-// nodes are stepped in cannot change a result. A router sleeps (costs
-// nothing) when it holds no flit, counting those still on their way to it,
-// and no header waits in it; it is woken by a flit written into it, and an
-// idle NIC is not looked at.
+// nodes are stepped in cannot change a result. An idle router costs nothing:
+// in a plane it has no request bit set and no header waiting, and a router
+// stepping alone sleeps when it holds no flit, counting those still on
+// their way to it, and no header waits in it; it is woken by a flit written
+// into it. An idle NIC is not looked at.
 //
 // # Adaptive routing and scouting switching
 //
