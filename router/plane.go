@@ -35,8 +35,9 @@ import (
 //     request_j & le_j, or failing that the lowest request_j: two passes of
 //     AND-NOT over the requesters, no per-router branch.
 //
-// A cycle is Step: VC allocation of the routers with a waiting header (each
-// router's own allocateVCs), the re-evaluations due, the allocation of all
+// A cycle is Step: the re-evaluations due, VC allocation of the routers
+// with a header past its routing delay (each router's own allocateVCs),
+// the allocation of all
 // routers, and the switch traversals of the winners in router order, and
 // within a router in output-port order, as the routers' own Step does. As
 // every interaction between routers takes at least one cycle, the result
@@ -59,9 +60,9 @@ type Plane struct {
 	dec  []int8   // [id<<3 | q]: the input VC output port q of router id takes its flit from
 	qset []uint64 // [id]: the output ports of router id that granted
 
-	vaWait []uint64 // routers with a header waiting for VC allocation
+	vaWait []uint64 // routers with a header past its routing delay waiting for VC allocation
 
-	wheel [][]int32 // re-evaluations: router id * nvc + input VC, by cycle
+	wheel [][]int32 // re-evaluations, by cycle: router id * nvc + input VC, or ^id for a header's end of routing delay
 	wmask sim.Cycle
 	cur   sim.Cycle // the allocation a re-evaluation due now decides: this cycle's before it runs, the next one's after
 
@@ -117,8 +118,9 @@ type upLink struct {
 // routers 0..n-1 of fabric f in id order, connected (Connect) as they will
 // run. horizon is the longest delay after which something written in a
 // cycle can matter to an allocation: the largest of the fabric's
-// LinkDelay and CreditDelay, the VC allocation delay and the latency of
-// any injection line feeding the routers.
+// LinkDelay plus the routing delay, its CreditDelay, the VC allocation
+// delay and the latency of any injection line feeding the routers plus
+// the routing delay.
 func NewPlane(f *Fabric, routers []*Router, horizon int) (*Plane, error) {
 	if len(routers) == 0 {
 		return nil, fmt.Errorf("router: plane of no routers")
@@ -178,7 +180,7 @@ func NewPlane(f *Fabric, routers []*Router, horizon int) (*Plane, error) {
 			r.evalSA(int32(i), 0)
 		}
 		if r.waitingVA > 0 {
-			pl.vaWait[r.pw] |= r.pbit
+			pl.vaWait[r.pw] |= r.pbit // tries from the first cycle on, as the router alone would
 		}
 	}
 	return pl, nil
@@ -198,26 +200,44 @@ func (pl *Plane) at(due sim.Cycle, r *Router, i int32) {
 	*s = append(*s, int32(r.id)*pl.nvc+i)
 }
 
+// vaAt has router r take part in VC allocation from cycle due on (a header
+// ends its routing delay then).
+func (pl *Plane) vaAt(due sim.Cycle, r *Router) {
+	if due <= pl.cur {
+		pl.vaWait[r.pw] |= r.pbit
+		return
+	}
+	if due-pl.cur > pl.wmask {
+		panic(fmt.Sprintf("router: plane VC allocation %d cycles ahead, beyond its horizon of %d", due-pl.cur, pl.wmask))
+	}
+	s := &pl.wheel[due&pl.wmask]
+	*s = append(*s, ^int32(r.id))
+}
+
 // Step runs cycle now for every router of the plane: VC allocation, switch
 // allocation and traversal. It returns the number of flits that left a
 // router.
 func (pl *Plane) Step(now sim.Cycle) int {
 	pl.cur = now
 	pl.Ejected = pl.Ejected[:0]
-	for w, m := range pl.vaWait {
-		for ; m != 0; m &= m - 1 {
-			r := pl.routers[w<<6|bits.TrailingZeros64(m)]
-			r.allocateVCs(now)
-			if r.waitingVA == 0 {
-				pl.vaWait[w] &^= r.pbit
-			}
-		}
-	}
 	s := &pl.wheel[now&pl.wmask]
 	for _, x := range *s {
+		if x < 0 {
+			r := pl.routers[^x]
+			pl.vaWait[r.pw] |= r.pbit
+			continue
+		}
 		pl.routers[x/pl.nvc].evalSA(x%pl.nvc, now)
 	}
 	*s = (*s)[:0]
+	for w, m := range pl.vaWait {
+		for ; m != 0; m &= m - 1 {
+			r := pl.routers[w<<6|bits.TrailingZeros64(m)]
+			if !r.allocateVCs(now) {
+				pl.vaWait[w] &^= r.pbit // headers still in their routing delay set it again (vaAt)
+			}
+		}
+	}
 	for w := range pl.words {
 		pl.allocate(&pl.words[w])
 	}

@@ -481,7 +481,7 @@ func (r *Router) startRouting(i int, at sim.Cycle) {
 	ivc.readyAt = at + sim.Cycle(r.cfg.RoutingDelay)
 	r.waitingVA++
 	if r.plane != nil {
-		r.plane.vaWait[r.pw] |= r.pbit
+		r.plane.vaAt(ivc.readyAt, r)
 	}
 }
 
@@ -538,10 +538,13 @@ func (r *Router) Step(now sim.Cycle) int {
 	return len(r.Sent)
 }
 
-// allocateVCs is the separable input-first VC allocator.
-func (r *Router) allocateVCs(now sim.Cycle) {
+// allocateVCs is the separable input-first VC allocator. It reports
+// whether a header past its routing delay is still waiting afterwards (it
+// tries again next cycle).
+func (r *Router) allocateVCs(now sim.Cycle) (retry bool) {
 	r.vaTouched = r.vaTouched[:0]
 	cutThrough := r.cutThrough
+	notReady := 0
 	for ports := r.vaPorts; ports != 0; ports &= ports - 1 {
 		p := bits.TrailingZeros64(ports)
 		for m := r.port[p&63].vaMask; m != 0; m &= m - 1 {
@@ -549,6 +552,7 @@ func (r *Router) allocateVCs(now sim.Cycle) {
 			ivc := &r.in[i]
 			ivc.outVC = -1 // no request unless one is made below
 			if ivc.readyAt > now {
+				notReady++
 				continue
 			}
 			if r.rich {
@@ -632,6 +636,7 @@ func (r *Router) allocateVCs(now sim.Cycle) {
 	}
 	// Requests that lost are forgotten (outVC is reset at the next
 	// allocation); their pointers stay.
+	return r.waitingVA > notReady
 }
 
 // allocateSwitch is the separable input-first switch allocator followed by

@@ -317,7 +317,8 @@ func (n *Network) usePlane() error {
 		n.ports > router.MaxPlanePorts || n.vcs > router.MaxPlaneVCs {
 		return nil
 	}
-	horizon := max(int(n.linkAt), n.cfg.CreditDelay, n.cfg.Router.VCAllocDelay, n.cfg.InjectionLatency)
+	rd := n.cfg.Router.RoutingDelay
+	horizon := max(int(n.linkAt)+rd, n.cfg.CreditDelay, n.cfg.Router.VCAllocDelay, n.cfg.InjectionLatency+rd)
 	pl, err := router.NewPlane(&n.fabric, n.routers, horizon)
 	if err != nil {
 		return err
