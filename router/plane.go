@@ -114,13 +114,13 @@ type upLink struct {
 	offset int32
 }
 
-// NewPlane makes p the switch allocator of routers, which must be the
+// NewPlane makes a plane the switch allocator of routers, which must be the
 // routers 0..n-1 of fabric f in id order, connected (Connect) as they will
-// run. horizon is the longest delay after which something written in a
-// cycle can matter to an allocation: the largest of the fabric's
-// LinkDelay plus the routing delay, its CreditDelay, the VC allocation
-// delay and the latency of any injection line feeding the routers plus
-// the routing delay.
+// run. horizon is the longest delay after which a flit written by anyone
+// else than a router of the plane (a NIC's injection line) can matter to
+// an allocation: that latency plus the routing delay. The plane adds its
+// own (LinkDelay plus the routing delay, CreditDelay, the VC allocation
+// delay).
 func NewPlane(f *Fabric, routers []*Router, horizon int) (*Plane, error) {
 	if len(routers) == 0 {
 		return nil, fmt.Errorf("router: plane of no routers")
@@ -139,18 +139,17 @@ func NewPlane(f *Fabric, routers []*Router, horizon int) (*Plane, error) {
 			return nil, fmt.Errorf("router: plane needs routers in id order, found router %d at %d", r.id, id)
 		case r.fab != f:
 			return nil, fmt.Errorf("router %d: not attached to the plane's fabric", r.id)
-		case r.ports != pl.ports || r.vcs != pl.vcs || r.depth != r0.depth:
-			return nil, fmt.Errorf("router %d: %d ports x %d VCs x %d flits, plane has %d x %d x %d",
-				r.id, r.ports, r.vcs, r.depth, pl.ports, pl.vcs, r0.depth)
+		case r.ports != pl.ports || r.vcs != pl.vcs || r.depth != r0.depth || r.cfg != r0.cfg:
+			return nil, fmt.Errorf("router %d: %d ports, configuration %+v; the plane's routers have %d ports, %+v",
+				r.id, r.ports, r.cfg, pl.ports, r0.cfg)
 		case r.scout != nil:
 			return nil, fmt.Errorf("router %d: scouting headers need the router's own allocator", r.id)
 		case r.plane != nil:
 			return nil, fmt.Errorf("router %d: already in a plane", r.id)
 		}
 	}
-	if horizon < 1 {
-		horizon = 1
-	}
+	rc := r0.cfg
+	horizon = max(horizon, int(f.LinkDelay)+rc.RoutingDelay, int(f.CreditDelay), rc.VCAllocDelay, 1)
 	span := 2
 	for span <= horizon {
 		span <<= 1

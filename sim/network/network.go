@@ -317,9 +317,7 @@ func (n *Network) usePlane() error {
 		n.ports > router.MaxPlanePorts || n.vcs > router.MaxPlaneVCs {
 		return nil
 	}
-	rd := n.cfg.Router.RoutingDelay
-	horizon := max(int(n.linkAt)+rd, n.cfg.CreditDelay, n.cfg.Router.VCAllocDelay, n.cfg.InjectionLatency+rd)
-	pl, err := router.NewPlane(&n.fabric, n.routers, horizon)
+	pl, err := router.NewPlane(&n.fabric, n.routers, n.cfg.InjectionLatency+n.cfg.Router.RoutingDelay)
 	if err != nil {
 		return err
 	}
