@@ -1,0 +1,559 @@
+package router
+
+import (
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/flitsim/flitsim/sim"
+)
+
+// Plane unit tests. The network package compares whole networks run with
+// and without a plane (sim/network/plane_test.go); these pin the router
+// level: what NewPlane refuses, cycle-by-cycle agreement of pl.Step with
+// each router's own Step on small wired lines, the round-robin order of
+// the bit-sliced arbiters, and a Step that does not allocate.
+
+// lineRoute routes on a line of routers with ports 0 (to router id+1),
+// 1 (to router id-1) and 2 (local): right while the destination is to the
+// right, left while it is to the left, then the local port; one VC class.
+// It draws no random numbers, and a packet never turns, so the line is
+// deadlock-free for any switching.
+func lineRoute(cur, dest int, buf []Candidate) []Candidate {
+	switch {
+	case dest > cur:
+		return append(buf, Candidate{Port: 0})
+	case dest < cur:
+		return append(buf, Candidate{Port: 1})
+	}
+	return append(buf, Candidate{Port: 2})
+}
+
+// planeLine is the wiring of one line of routers: n routers of 3 ports
+// attached to one fabric, output port 0 of router i feeding input port 1
+// of router i+1 and output port 1 of router i+1 feeding input port 0 of
+// router i. Port 2 is local and leads to the sink.
+type planeLine struct {
+	n             int
+	cfg           Config
+	ejectVCs      int
+	link, credit  sim.Cycle
+	injectLatency sim.Cycle
+}
+
+// build makes the routers of l and their fabric. Every call gives routers
+// in the same state with the same routing streams, so two builds run the
+// same.
+func (l planeLine) build(t testing.TB) ([]*Router, *Fabric) {
+	t.Helper()
+	set := make([]uint64, (l.n+63)/64)
+	fab := &Fabric{LinkDelay: l.link, CreditDelay: l.credit, Wake: &set}
+	rs := make([]*Router, l.n)
+	for id := range rs {
+		r, err := New(id, 3, l.cfg, l.ejectVCs, 1, lineRoute, sim.NewStream(1, sim.PurposeRouting, uint64(id)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := r.Attach(fab); err != nil {
+			t.Fatal(err)
+		}
+		rs[id] = r
+	}
+	for id := 0; id+1 < l.n; id++ {
+		if err := rs[id].Connect(0, rs[id+1], 1); err != nil {
+			t.Fatal(err)
+		}
+		if err := rs[id+1].Connect(1, rs[id], 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return rs, fab
+}
+
+// horizon is a horizon for NewPlane covering every delay of l after which
+// a write can matter to an allocation: the link and injection latencies
+// each plus the routing delay (a head written now may end its routing
+// delay that much later), the credit and VC allocation delays. NewPlane
+// adds the fabric's own delays itself; giving them too is harmless.
+func (l planeLine) horizon() int {
+	rd := sim.Cycle(l.cfg.RoutingDelay)
+	return int(max(l.link+rd, l.credit, sim.Cycle(l.cfg.VCAllocDelay), l.injectLatency+rd))
+}
+
+// plane builds l and a plane over all its routers.
+func (l planeLine) plane(t testing.TB) ([]*Router, *Plane) {
+	t.Helper()
+	rs, fab := l.build(t)
+	pl, err := NewPlane(fab, rs, l.horizon())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rs, pl
+}
+
+// planeSource is a throttled source in front of each router's local input
+// port: when its NIC is idle it starts a packet with probability rate (to
+// a uniform destination, self included, of uniform length in [minLen,
+// maxLen]), takes the first local input VC at or after its round-robin
+// pointer with a credit, and writes one flit a cycle while the credit
+// protocol allows (CanAccept), each arriving injectLatency cycles later.
+// Its draws depend only on what the routers accept, so two sources with
+// the same seed feeding routers that decide alike inject alike.
+type planeSource struct {
+	rng            *rand.Rand
+	rate           float64
+	minLen, maxLen int32
+	injectLatency  sim.Cycle
+	stopAt         sim.Cycle // no packet starts from this cycle on
+	nics           []planeNIC
+	nextPacket     int32
+	injected       int // flits written
+}
+
+// planeNIC is one router's injection state.
+type planeNIC struct {
+	busy      bool
+	vc, rr    int
+	dest, len int32
+	packet    int32
+	k         int32 // flits of the packet written
+}
+
+func newPlaneSource(seed uint64, n int, rate float64, minLen, maxLen int32, injectLatency, stopAt sim.Cycle) *planeSource {
+	return &planeSource{
+		rng: rand.New(rand.NewPCG(seed, 0x5eed)), rate: rate, minLen: minLen, maxLen: maxLen,
+		injectLatency: injectLatency, stopAt: stopAt, nics: make([]planeNIC, n),
+	}
+}
+
+// feed runs the sources of cycle now, before the routers step.
+func (s *planeSource) feed(rs []*Router, now sim.Cycle) {
+	for id, r := range rs {
+		ni := &s.nics[id]
+		if !ni.busy {
+			if now >= s.stopAt || s.rng.Float64() >= s.rate {
+				continue
+			}
+			ni.busy, ni.vc, ni.k = true, -1, 0
+			ni.dest = int32(s.rng.IntN(len(rs)))
+			ni.len = s.minLen + s.rng.Int32N(s.maxLen-s.minLen+1)
+			ni.packet = s.nextPacket
+			s.nextPacket++
+		}
+		local, vcs := r.local, r.vcs
+		if ni.vc < 0 {
+			for k := 0; k < vcs; k++ {
+				if v := (ni.rr + k) % vcs; r.CanAccept(local, v, now) {
+					ni.vc, ni.rr = v, (v+1)%vcs
+					break
+				}
+			}
+			if ni.vc < 0 {
+				continue
+			}
+		}
+		if !r.CanAccept(local, ni.vc, now) {
+			continue
+		}
+		f := Flit{Packet: ni.packet, Dest: ni.dest, Len: ni.len}
+		if ni.k == 0 {
+			f.Flags |= Head
+		}
+		if ni.k == ni.len-1 {
+			f.Flags |= Tail
+		}
+		r.Accept(local, ni.vc, f, now+s.injectLatency)
+		s.injected++
+		if ni.k++; ni.k == ni.len {
+			ni.busy = false
+		}
+	}
+}
+
+// TestNewPlaneRefuses: NewPlane refuses every set of routers its doc
+// comment excludes, names the problem, and leaves the routers refused as
+// they were (still allocating alone); the valid line, scouting with K = 0
+// (which is wormhole) included, is accepted.
+func TestNewPlaneRefuses(t *testing.T) {
+	base := Config{VCs: 2, BufferDepth: 4}
+	// attached builds routers with the given ports and configs (one per
+	// router) attached to a fresh fabric, not connected.
+	attached := func(t *testing.T, ports []int, cfgs []Config) ([]*Router, *Fabric) {
+		t.Helper()
+		set := make([]uint64, 1)
+		fab := &Fabric{LinkDelay: 1, CreditDelay: 1, Wake: &set}
+		rs := make([]*Router, len(cfgs))
+		for id := range rs {
+			r, err := New(id, ports[id], cfgs[id], 1, 1, lineRoute, sim.NewStream(1, sim.PurposeRouting, uint64(id)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := r.Attach(fab); err != nil {
+				t.Fatal(err)
+			}
+			rs[id] = r
+		}
+		return rs, fab
+	}
+	two := func(cfg Config) []Config { return []Config{cfg, cfg} }
+	for _, c := range []struct {
+		name string
+		// setup returns the fabric and routers to give NewPlane.
+		setup func(t *testing.T) (*Fabric, []*Router)
+		// want holds fragments of the error message, one of which must be
+		// in it; none for a valid plane.
+		want []string
+	}{
+		{"valid line", func(t *testing.T) (*Fabric, []*Router) {
+			rs, fab := planeLine{n: 3, cfg: base, ejectVCs: 1, link: 1, credit: 1}.build(t)
+			return fab, rs
+		}, nil},
+		{"scouting K=0 is wormhole", func(t *testing.T) (*Fabric, []*Router) {
+			cfg := base
+			cfg.Switching = Scouting
+			rs, fab := attached(t, []int{3, 3}, two(cfg))
+			return fab, rs
+		}, nil},
+		{"eight ports and eight VCs", func(t *testing.T) (*Fabric, []*Router) {
+			rs, fab := attached(t, []int{8, 8}, two(Config{VCs: 8, BufferDepth: 1}))
+			return fab, rs
+		}, nil},
+		{"no routers", func(t *testing.T) (*Fabric, []*Router) {
+			_, fab := attached(t, nil, nil)
+			return fab, nil
+		}, []string{"no routers"}},
+		{"not in id order", func(t *testing.T) (*Fabric, []*Router) {
+			rs, fab := attached(t, []int{3, 3}, two(base))
+			return fab, []*Router{rs[1], rs[0]}
+		}, []string{"id order"}},
+		{"missing first router", func(t *testing.T) (*Fabric, []*Router) {
+			rs, fab := attached(t, []int{3, 3}, two(base))
+			return fab, rs[1:]
+		}, []string{"id order"}},
+		{"router not attached", func(t *testing.T) (*Fabric, []*Router) {
+			rs, fab := attached(t, []int{3}, []Config{base})
+			r, err := New(1, 3, base, 1, 1, lineRoute, sim.NewStream(1, sim.PurposeRouting, 1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return fab, append(rs, r)
+		}, []string{"not attached"}},
+		{"router of another fabric", func(t *testing.T) (*Fabric, []*Router) {
+			rs, fab := attached(t, []int{3, 3}, two(base))
+			other, _ := attached(t, []int{3, 3}, two(base))
+			return fab, []*Router{rs[0], other[1]}
+		}, []string{"not attached"}},
+		{"mismatched ports", func(t *testing.T) (*Fabric, []*Router) {
+			rs, fab := attached(t, []int{3, 4}, two(base))
+			return fab, rs
+		}, []string{"4 ports"}},
+		{"mismatched VCs", func(t *testing.T) (*Fabric, []*Router) {
+			rs, fab := attached(t, []int{3, 3}, []Config{base, {VCs: 3, BufferDepth: 4}})
+			return fab, rs
+		}, []string{"3 VCs", "VCs:3"}},
+		{"mismatched depth", func(t *testing.T) (*Fabric, []*Router) {
+			rs, fab := attached(t, []int{3, 3}, []Config{base, {VCs: 2, BufferDepth: 5}})
+			return fab, rs
+		}, []string{"5 flits", "BufferDepth:5"}},
+		{"mismatched pipeline", func(t *testing.T) (*Fabric, []*Router) {
+			rs, fab := attached(t, []int{3, 3}, []Config{base, {VCs: 2, BufferDepth: 4, RoutingDelay: 1}})
+			return fab, rs
+		}, []string{"RoutingDelay:1"}},
+		{"nine ports", func(t *testing.T) (*Fabric, []*Router) {
+			rs, fab := attached(t, []int{9, 9}, two(base))
+			return fab, rs
+		}, []string{"up to 8 ports"}},
+		{"nine VCs", func(t *testing.T) (*Fabric, []*Router) {
+			rs, fab := attached(t, []int{3, 3}, two(Config{VCs: 9, BufferDepth: 2}))
+			return fab, rs
+		}, []string{"not 3 x 9"}},
+		{"already in a plane", func(t *testing.T) (*Fabric, []*Router) {
+			rs, fab := attached(t, []int{3, 3}, two(base))
+			if _, err := NewPlane(fab, rs, 1); err != nil {
+				t.Fatalf("first plane refused: %v", err)
+			}
+			return fab, rs
+		}, []string{"already in a plane"}},
+		{"scouting K=1", func(t *testing.T) (*Fabric, []*Router) {
+			cfg := base
+			cfg.Switching, cfg.ScoutingDistance = Scouting, 1
+			rs, fab := attached(t, []int{3, 3}, two(cfg))
+			return fab, rs
+		}, []string{"scouting"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			fab, rs := c.setup(t)
+			before := make([]*Plane, len(rs))
+			for k, r := range rs {
+				before[k] = r.plane
+			}
+			pl, err := NewPlane(fab, rs, 1)
+			if len(c.want) == 0 {
+				if err != nil || pl == nil {
+					t.Fatalf("NewPlane refused a valid set of routers: %v", err)
+				}
+				for _, r := range rs {
+					if r.plane != pl {
+						t.Errorf("router %d not in the new plane", r.id)
+					}
+				}
+				return
+			}
+			if err == nil || pl != nil {
+				t.Fatalf("NewPlane accepted it (plane %v, error %v)", pl, err)
+			}
+			if !slices.ContainsFunc(c.want, func(w string) bool { return strings.Contains(err.Error(), w) }) {
+				t.Errorf("error %q does not name the problem (want one of %q in it)", err, c.want)
+			}
+			for k, r := range rs {
+				if r != nil && r.plane != before[k] {
+					t.Errorf("refused NewPlane changed router %d's plane", r.id)
+				}
+			}
+		})
+	}
+}
+
+// planeMatchCase is one configuration of TestPlaneMatchesStep.
+type planeMatchCase struct {
+	name           string
+	line           planeLine
+	minLen, maxLen int32
+	rate           float64 // probability an idle source starts a packet in a cycle
+	routerOrder    bool
+}
+
+// TestPlaneMatchesStep drives two identical lines of routers with the same
+// sources, one by pl.Step and one by each router's own Step in id order,
+// and requires, in every cycle, the same ejected flits (packet, flags,
+// destination, length, hops) in the same order, the same flits buffered
+// in each router and the same flits sent on each link. Sources run near
+// saturation for 300 cycles and are then drained; the test also requires
+// that the run was not vacuous: some cycles had two active input VCs of a
+// router holding flits for one output port (switch contention) and some a
+// full network input buffer (the upstream VC stalled on credits), and
+// every injected flit was ejected.
+func TestPlaneMatchesStep(t *testing.T) {
+	const (
+		stopAt    = sim.Cycle(300)
+		maxCycles = sim.Cycle(20000)
+	)
+	cases := []planeMatchCase{
+		{name: "wormhole V2 D2", line: planeLine{n: 4, cfg: Config{VCs: 2, BufferDepth: 2}, ejectVCs: 2, link: 1, credit: 1},
+			minLen: 1, maxLen: 6, rate: 0.6},
+		{name: "wormhole V3 D3 rd1 vad2 one eject VC", line: planeLine{n: 4, cfg: Config{VCs: 3, BufferDepth: 3, RoutingDelay: 1, VCAllocDelay: 2}, ejectVCs: 1, link: 2, credit: 3, injectLatency: 1},
+			minLen: 1, maxLen: 8, rate: 0.6},
+		{name: "wormhole V2 D2 rd2 vad1 router order", line: planeLine{n: 3, cfg: Config{VCs: 2, BufferDepth: 2, RoutingDelay: 2, VCAllocDelay: 1}, ejectVCs: 2, link: 3, credit: 1, injectLatency: 2},
+			minLen: 2, maxLen: 5, rate: 0.8, routerOrder: true},
+		{name: "wormhole V8 D1", line: planeLine{n: 4, cfg: Config{VCs: 8, BufferDepth: 1}, ejectVCs: 3, link: 1, credit: 2},
+			minLen: 1, maxLen: 4, rate: 0.7},
+		{name: "wormhole 70 routers across two words", line: planeLine{n: 70, cfg: Config{VCs: 2, BufferDepth: 2, VCAllocDelay: 1}, ejectVCs: 1, link: 1, credit: 1},
+			minLen: 1, maxLen: 4, rate: 0.3},
+		{name: "cut-through V2 D4", line: planeLine{n: 4, cfg: Config{VCs: 2, BufferDepth: 4, Switching: VirtualCutThrough}, ejectVCs: 2, link: 1, credit: 2},
+			minLen: 1, maxLen: 4, rate: 0.7},
+		{name: "cut-through V3 D3 rd1 vad1 one eject VC", line: planeLine{n: 4, cfg: Config{VCs: 3, BufferDepth: 3, RoutingDelay: 1, VCAllocDelay: 1, Switching: VirtualCutThrough}, ejectVCs: 1, link: 2, credit: 1, injectLatency: 1},
+			minLen: 1, maxLen: 3, rate: 0.7, routerOrder: true},
+		{name: "store-and-forward V2 D4 vad2", line: planeLine{n: 4, cfg: Config{VCs: 2, BufferDepth: 4, VCAllocDelay: 2, Switching: StoreAndForward}, ejectVCs: 2, link: 1, credit: 1},
+			minLen: 1, maxLen: 4, rate: 0.7},
+		{name: "store-and-forward V3 D3 rd2", line: planeLine{n: 3, cfg: Config{VCs: 3, BufferDepth: 3, RoutingDelay: 2, Switching: StoreAndForward}, ejectVCs: 1, link: 2, credit: 2, injectLatency: 1},
+			minLen: 1, maxLen: 3, rate: 0.7},
+	}
+	for k, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			seed := uint64(20240601 + k)
+			own, _ := c.line.build(t)
+			planed, pl := c.line.plane(t)
+			pl.RouterOrder = c.routerOrder
+			srcOwn := newPlaneSource(seed, c.line.n, c.rate, c.minLen, c.maxLen, c.line.injectLatency, stopAt)
+			srcPl := newPlaneSource(seed, c.line.n, c.rate, c.minLen, c.maxLen, c.line.injectLatency, stopAt)
+			var want, got []Flit
+			ejected, contended, full := 0, 0, 0
+			now := sim.Cycle(0)
+			for ; now < maxCycles; now++ {
+				srcOwn.feed(own, now)
+				srcPl.feed(planed, now)
+				want = want[:0]
+				moved := 0 // Step counts only the flits it lists in Sent: links are counted here
+				for _, r := range own {
+					before := r.LinkFlits(0) + r.LinkFlits(1)
+					moved += r.Step(now)
+					moved += int(r.LinkFlits(0) + r.LinkFlits(1) - before)
+					for _, d := range r.Sent {
+						if d.Port != r.local {
+							t.Fatalf("cycle %d: router %d sent %+v to unwired port %d", now, r.id, d.Flit, d.Port)
+						}
+						want = append(want, d.Flit)
+					}
+				}
+				if n := pl.Step(now); n != moved {
+					t.Fatalf("cycle %d: plane moved %d flits, routers alone %d", now, n, moved)
+				}
+				got = append(got[:0], pl.Ejected...)
+				if !slices.Equal(got, want) {
+					t.Fatalf("cycle %d: plane ejected %+v, routers alone %+v", now, got, want)
+				}
+				ejected += len(want)
+				busy := false
+				for id, r := range own {
+					p := planed[id]
+					if len(p.Sent) != 0 {
+						t.Fatalf("cycle %d: router %d in a plane lists %d departures in Sent", now, id, len(p.Sent))
+					}
+					if p.Buffered() != r.Buffered() {
+						t.Fatalf("cycle %d: router %d buffers %d flits in the plane, %d alone", now, id, p.Buffered(), r.Buffered())
+					}
+					for q := 0; q < r.local; q++ {
+						if p.LinkFlits(q) != r.LinkFlits(q) {
+							t.Fatalf("cycle %d: router %d sent %d flits on port %d in the plane, %d alone", now, id, p.LinkFlits(q), q, r.LinkFlits(q))
+						}
+					}
+					busy = busy || r.Buffered() > 0
+					contended += b2i(ownContended(r))
+					full += b2i(ownFull(r))
+				}
+				if srcOwn.injected != srcPl.injected {
+					t.Fatalf("cycle %d: %d flits injected into the plane, %d into the routers alone", now, srcPl.injected, srcOwn.injected)
+				}
+				if now >= stopAt && !busy && !srcOwn.anyBusy() {
+					break
+				}
+			}
+			if now == maxCycles {
+				t.Fatalf("not drained after %d cycles", maxCycles)
+			}
+			if ejected != srcOwn.injected {
+				t.Errorf("%d flits ejected of %d injected", ejected, srcOwn.injected)
+			}
+			if contended == 0 || full == 0 {
+				t.Errorf("vacuous run: %d router-cycles with switch contention, %d with a full input buffer", contended, full)
+			}
+			t.Logf("%d cycles, %d flits, %d router-cycles contended, %d with a full buffer", now, ejected, contended, full)
+		})
+	}
+}
+
+func b2i(b bool) int { return int(b2u(b)) }
+
+// anyBusy reports whether a NIC is still in the middle of a packet.
+func (s *planeSource) anyBusy() bool {
+	for _, ni := range s.nics {
+		if ni.busy {
+			return true
+		}
+	}
+	return false
+}
+
+// ownContended reports whether two active input VCs of r hold flits for
+// one output port.
+func ownContended(r *Router) bool {
+	var seen uint64
+	for i := range r.in {
+		ivc := &r.in[i]
+		if ivc.state != vcActive || ivc.count == 0 {
+			continue
+		}
+		bit := uint64(1) << uint(ivc.outPort)
+		if seen&bit != 0 {
+			return true
+		}
+		seen |= bit
+	}
+	return false
+}
+
+// ownFull reports whether an input VC of a network port of r is full.
+func ownFull(r *Router) bool {
+	for i := 0; i < r.local*r.vcs; i++ {
+		if int(r.in[i].count) == r.depth {
+			return true
+		}
+	}
+	return false
+}
+
+// TestPlaneRoundRobinAlternates mirrors TestSwitchAllocatorRoundRobin in
+// a plane: packets contending for the local output port of one router
+// share it flit by flit, in exactly the order the router's own allocator
+// gives. "ports" puts them on two input ports (the output-stage pointer
+// moves past the port that was granted), "VCs" on two VCs of one input
+// port (the input-stage pointer moves past the VC that used the grant),
+// "both" on three VCs of two ports.
+func TestPlaneRoundRobinAlternates(t *testing.T) {
+	type at struct{ port, vc int }
+	for _, c := range []struct {
+		name      string
+		vcs       int
+		inputs    []at // one 4-flit packet each, all to the router itself
+		alternate bool // no packet twice in a row while another waits
+	}{
+		{"ports", 2, []at{{0, 0}, {1, 1}}, true},
+		{"VCs", 2, []at{{1, 0}, {1, 1}}, true},
+		{"both", 3, []at{{0, 0}, {0, 1}, {1, 2}}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			line := planeLine{n: 1, cfg: Config{VCs: c.vcs, BufferDepth: 8}, ejectVCs: c.vcs, link: 1, credit: 1}
+			own, _ := line.build(t)
+			planed, pl := line.plane(t)
+			for k, in := range c.inputs {
+				for _, f := range packetFlits(int32(k+1), 0, 4) {
+					own[0].Accept(in.port, in.vc, f, 0)
+					planed[0].Accept(in.port, in.vc, f, 0)
+				}
+			}
+			var want, got []int32
+			for now := sim.Cycle(0); now < 30; now++ {
+				own[0].Step(now)
+				for _, d := range own[0].Sent {
+					want = append(want, d.Flit.Packet)
+				}
+				pl.Step(now)
+				if len(pl.Ejected) > 1 {
+					t.Fatalf("cycle %d: %d flits through one output port", now, len(pl.Ejected))
+				}
+				for _, f := range pl.Ejected {
+					got = append(got, f.Packet)
+				}
+			}
+			if n := 4 * len(c.inputs); len(got) != n || len(want) != n {
+				t.Fatalf("plane ejected %d flits, router alone %d; want %d", len(got), len(want), n)
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("plane grants %v, router alone %v", got, want)
+			}
+			if c.alternate {
+				for k := 1; k < len(got); k++ {
+					if got[k] == got[k-1] {
+						t.Fatalf("plane grants %v: same input twice in a row while the other waited", got)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestPlaneStepDoesNotAllocate: once its timing wheel and ejection list
+// have grown, a plane's cycle (sources included) allocates nothing.
+func TestPlaneStepDoesNotAllocate(t *testing.T) {
+	line := planeLine{n: 4, cfg: Config{VCs: 2, BufferDepth: 2, RoutingDelay: 1, VCAllocDelay: 1}, ejectVCs: 1, link: 2, credit: 2, injectLatency: 1}
+	rs, pl := line.plane(t)
+	src := newPlaneSource(7, line.n, 0.6, 1, 6, line.injectLatency, 1<<40)
+	now := sim.Cycle(0)
+	for ; now < 2000; now++ {
+		src.feed(rs, now)
+		pl.Step(now)
+	}
+	moved := 0
+	allocs := testing.AllocsPerRun(1000, func() {
+		src.feed(rs, now)
+		moved += pl.Step(now)
+		now++
+	})
+	if allocs != 0 {
+		t.Fatalf("a plane cycle allocates %v times", allocs)
+	}
+	if moved == 0 {
+		t.Fatal("no flit moved while measuring")
+	}
+}
