@@ -534,8 +534,7 @@ func (r *Router) Step(now sim.Cycle) int {
 	if r.waitingVA > 0 {
 		r.allocateVCs(now)
 	}
-	r.allocateSwitch(now)
-	return len(r.Sent)
+	return r.allocateSwitch(now)
 }
 
 // allocateVCs is the separable input-first VC allocator. It reports
@@ -644,7 +643,7 @@ func (r *Router) allocateVCs(now sim.Cycle) (retry bool) {
 // (one pass per busy router and cycle): state it reads several times is
 // held in locals, per-port state is indexed by port & 63 and shift counts
 // are masked, so the compiler emits no bounds or shift checks for them.
-func (r *Router) allocateSwitch(now sim.Cycle) {
+func (r *Router) allocateSwitch(now sim.Cycle) (moved int) {
 	in := r.in
 	slots := r.slots
 	depth := int32(r.depth)
@@ -691,7 +690,9 @@ func (r *Router) allocateSwitch(now sim.Cycle) {
 		v := uint(ps.saReqVC)
 		ps.saInPtr = int32(wrap(v+1, vcs))
 		r.traverse(int(p*vcs+v), now)
+		moved++
 	}
+	return moved
 }
 
 // wrap returns x-n if x >= n and x otherwise (x < 2n): a ring index one
