@@ -188,28 +188,32 @@ type inputVC struct {
 // Accept and AddCredit for arrivals, then Step once per cycle, then drains
 // Sent and CreditsOut.
 type Router struct {
-	// Hot state, read on every step: kept together at the front so a step
-	// touches two or three cache lines of it (then the port lines below).
-	saPorts             uint64 // ports with a saMask bit set
-	vaPorts             uint64 // ports with a vaMask bit set
-	buffered            int    // flits in input buffers, those still on their links included
-	waitingVA           int    // input VCs in vcRouting
-	in                  []inputVC
-	slots               []slot  // input buffers: VC i holds slots [i*depth, (i+1)*depth)
-	ovCredits           []int32 // credits of each output VC not wired to a router (sinks, stand-alone)
-	ports, vcs, depth   int
-	vcMask, portMask    uint64 // the low V bits, the low `ports` bits
-	noInfiniteCreditsAt int    // output VCs of the local port start here: they never run out of credits
-	saf                 bool   // store-and-forward
-	rich                bool   // adaptive || scouting: VA goes through selectVC
-	fab                 *Fabric
-	wakeWord            *uint64 // fab.Wake's word holding this router's bit (fabric.go)
-	wakeBit             uint64
+	// Hot state, kept together at the front so that a flit crossing the
+	// router touches two cache lines of it (then its port line below): the
+	// first holds the buffers, the second what a plane's traversal reads.
+	in       []inputVC
+	slots    []slot // input buffers: VC i holds slots [i*depth, (i+1)*depth)
+	depth    int
+	buffered int // flits in input buffers, those still on their links included
+
 	plane               *Plane     // the fabric's switch allocator, nil when the router allocates alone (plane.go)
-	pw                  int        // the plane's word holding this router's bit
-	pword               *planeWord // that word's masks
+	pword               *planeWord // the plane's word holding this router's bit
 	pbit                uint64
-	up                  []upLink // per input port: the router feeding it (fabric.go)
+	ovCredits           []int32 // credits of each output VC not wired to a router (sinks, stand-alone)
+	noInfiniteCreditsAt int     // output VCs of the local port start here: they never run out of credits
+	saf                 bool    // store-and-forward
+	rich                bool    // adaptive || scouting: VA goes through selectVC
+
+	saPorts          uint64 // ports with a saMask bit set
+	vaPorts          uint64 // ports with a vaMask bit set
+	waitingVA        int    // input VCs in vcRouting
+	ports, vcs       int
+	vcMask, portMask uint64 // the low V bits, the low `ports` bits
+	pw               int    // the plane's word index
+	fab              *Fabric
+	wakeWord         *uint64 // fab.Wake's word holding this router's bit (fabric.go)
+	wakeBit          uint64
+	up               []upLink // per input port: the router feeding it (fabric.go)
 
 	cutThrough bool // virtual cut-through or store-and-forward
 
