@@ -175,4 +175,10 @@ func (r *Router) Arrived(now sim.Cycle) int {
 
 // LinkFlits returns the flits sent through output port q to a connected
 // router since the router was built.
-func (r *Router) LinkFlits(q int) int64 { return r.port[q&63].linkFlits }
+func (r *Router) LinkFlits(q int) int64 {
+	n := r.port[q&63].linkFlits
+	if r.pflits != nil && q < 8 {
+		n += r.pflits[q]
+	}
+	return n
+}

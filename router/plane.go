@@ -57,6 +57,9 @@ type Plane struct {
 	credit     sim.Cycle
 	link       sim.Cycle // the fabric's LinkDelay
 
+	links []link  // [id<<3 | q]: where output port q of router id leads (a copy of its port's link, dense)
+	flits []int64 // [id<<3 | q]: flits router id sent through output port q to a router since it joined the plane
+
 	dec  []int8   // [id<<3 | q]: the input VC output port q of router id takes its flit from
 	qset []uint64 // [id]: the output ports of router id that granted
 
@@ -154,6 +157,8 @@ func NewPlane(f *Fabric, routers []*Router, horizon int) (*Plane, error) {
 	for span <= horizon {
 		span <<= 1
 	}
+	pl.links = make([]link, len(routers)<<3)
+	pl.flits = make([]int64, len(routers)<<3)
 	pl.dec = make([]int8, len(routers)<<3)
 	pl.qset = make([]uint64, len(routers))
 	pl.vaWait = make([]uint64, len(pl.words))
@@ -172,6 +177,11 @@ func NewPlane(f *Fabric, routers []*Router, horizon int) (*Plane, error) {
 		r.pw = r.id >> 6
 		r.pword = &pl.words[r.pw]
 		r.pbit = 1 << (uint(r.id) & 63)
+		for q := 0; q < r.ports; q++ {
+			pl.links[r.id<<3|q] = r.port[q].link
+		}
+		r.plinks = (*[8]link)(pl.links[r.id<<3:])
+		r.pflits = (*[8]int64)(pl.flits[r.id<<3:])
 		for i := range r.in {
 			if r.in[i].state == vcActive {
 				r.pword.dirQ[i&63][r.in[i].outPort&7] |= r.pbit
@@ -420,7 +430,7 @@ func (r *Router) evalSA(i int32, t sim.Cycle) {
 		return
 	}
 	o := ivc.outVC
-	if l := &r.port[ivc.outPort&63]; l.to != nil {
+	if l := &r.plinks[ivc.outPort&7]; l.to != nil {
 		down := l.to
 		j := o + l.offset
 		dv := &down.in[j]
@@ -473,11 +483,11 @@ func (r *Router) planeTraverse(i int, now sim.Cycle) {
 	ivc.remain--
 	r.buffered--
 	o, q := ivc.outVC, ivc.outPort
-	l := &r.port[q&63]
+	l := &r.plinks[q&7]
 	down := l.to
 	if down != nil {
 		f.Hops++
-		l.linkFlits++
+		r.pflits[q&7]++
 		down.planeAccept(o+l.offset, f, now+pl.link)
 	} else {
 		r.ovCredits[o] -= int32(b2u(int(o) < r.noInfiniteCreditsAt)) // the local port's count is unlimited

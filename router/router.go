@@ -196,13 +196,16 @@ type Router struct {
 	depth    int
 	buffered int // flits in input buffers, those still on their links included
 
-	plane               *Plane     // the fabric's switch allocator, nil when the router allocates alone (plane.go)
-	pword               *planeWord // the plane's word holding this router's bit
-	pbit                uint64
+	plane  *Plane     // the fabric's switch allocator, nil when the router allocates alone (plane.go)
+	pword  *planeWord // the plane's word holding this router's bit
+	pbit   uint64
+	plinks *[8]link  // in a plane: this router's rows of the plane's link table (port[q].link, dense)
+	pflits *[8]int64 // in a plane: its rows of the plane's link flit counts
+	saf    bool      // store-and-forward
+	rich   bool      // adaptive || scouting: VA goes through selectVC
+
 	ovCredits           []int32 // credits of each output VC not wired to a router (sinks, stand-alone)
 	noInfiniteCreditsAt int     // output VCs of the local port start here: they never run out of credits
-	saf                 bool    // store-and-forward
-	rich                bool    // adaptive || scouting: VA goes through selectVC
 
 	saPorts          uint64 // ports with a saMask bit set
 	vaPorts          uint64 // ports with a vaMask bit set
