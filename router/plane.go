@@ -482,7 +482,7 @@ func (r *Router) planeTraverse(i int, now sim.Cycle) {
 	ivc.count--
 	ivc.remain--
 	r.buffered--
-	o, q := ivc.outVC, ivc.outPort
+	o, q := ivc.outVC, int32(ivc.outPort)
 	l := &r.plinks[q&7]
 	down := l.to
 	if down != nil {

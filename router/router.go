@@ -173,14 +173,16 @@ type portState struct {
 	linkFlits int64  // as an output port: flits sent to a connected router
 }
 
+// inputVC is one input VC's state: 32 bytes, two to a cache line (ports
+// and VCs are at most 64, so port and VC numbers fit 16 bits).
 type inputVC struct {
 	head, count int32 // ring buffer position and occupancy
-	state       uint8
-	feederWaits bool  // plane: the input VC feeding this one upstream waits for a free slot (plane.go)
-	outPort     int32 // chosen output port (from routing)
-	vcLo, vcHi  int32 // admissible output VCs [vcLo, vcHi), absolute indices
 	outVC       int32 // granted output VC, absolute index port*V+vc
 	remain      int32 // flits of the current packet not yet sent
+	outPort     int16 // chosen output port (from routing)
+	vcLo, vcHi  int16 // admissible output VCs [vcLo, vcHi), absolute indices
+	state       uint8
+	feederWaits bool // plane: the input VC feeding this one upstream waits for a free slot (plane.go)
 	readyAt     sim.Cycle
 }
 
@@ -513,8 +515,9 @@ func (r *Router) computeRoute(i int, dest int32, at sim.Cycle) {
 		}
 		c = r.cand[r.rng.IntN(len(r.cand))]
 	}
-	ivc.outPort = int32(c.Port)
-	ivc.vcLo, ivc.vcHi = r.vcRange(c)
+	ivc.outPort = int16(c.Port)
+	lo, hi := r.vcRange(c)
+	ivc.vcLo, ivc.vcHi = int16(lo), int16(hi)
 	if r.rich {
 		r.nCand[i] = 0
 		r.addCandidate(i, c)
@@ -573,25 +576,26 @@ func (r *Router) allocateVCs(now sim.Cycle) (retry bool) {
 				}
 				continue
 			}
-			if r.vaFast && ^uint64(0)>>(64-uint(ivc.vcHi-ivc.vcLo))<<(uint(ivc.vcLo)&63)&r.freeOV == 0 {
+			lo, hi := int32(ivc.vcLo), int32(ivc.vcHi)
+			if r.vaFast && ^uint64(0)>>(64-uint(hi-lo))<<(uint(lo)&63)&r.freeOV == 0 {
 				continue // every admissible output VC is taken
 			}
 			// Input stage: first free admissible output VC at or after the pointer.
-			span := ivc.vcHi - ivc.vcLo
+			span := hi - lo
 			start := r.vaPtr[i]
-			if start < ivc.vcLo || start >= ivc.vcHi {
-				start = ivc.vcLo
+			if start < lo || start >= hi {
+				start = lo
 			}
 			var need int32
-			if cutThrough && ivc.outPort != int32(r.local) {
+			if cutThrough && int(ivc.outPort) != r.local {
 				need = r.slots[i*r.depth+int(ivc.head)].flit.Len
 			}
 			for k := int32(0); k < span; k++ {
 				o := start + k
-				if o >= ivc.vcHi {
+				if o >= hi {
 					o -= span
 				}
-				if r.ovOwner[o] >= 0 || !r.hasCredits(ivc.outPort, o, need, now) {
+				if r.ovOwner[o] >= 0 || !r.hasCredits(int32(ivc.outPort), o, need, now) {
 					continue
 				}
 				if r.vaReq[o] < 0 {
@@ -620,9 +624,9 @@ func (r *Router) allocateVCs(now sim.Cycle) (retry bool) {
 			ivc.state = vcActive
 			ivc.readyAt = now + sim.Cycle(r.cfg.VCAllocDelay)
 			if r.rich {
-				ivc.outPort = o / int32(r.vcs)
+				ivc.outPort = int16(o / int32(r.vcs))
 			}
-			r.own(o, i, ivc.outPort, now)
+			r.own(o, i, int32(ivc.outPort), now)
 			r.waitingVA--
 			if r.scout != nil {
 				r.headerGranted(int(i), o, now)
@@ -669,7 +673,7 @@ func (r *Router) allocateSwitch(now sim.Cycle) (moved int) {
 			if ivc.readyAt > now || slots[i*depth+ivc.head].at > now {
 				continue // in the pipeline, or the flit is still on its link
 			}
-			if !r.hasCredits(ivc.outPort, ivc.outVC, 1, now) {
+			if !r.hasCredits(int32(ivc.outPort), ivc.outVC, 1, now) {
 				continue
 			}
 			if saf && !r.arrived(int(i), ivc.remain, now) {
@@ -737,7 +741,7 @@ func (r *Router) traverse(i int, now sim.Cycle) {
 	ivc.remain--
 	r.buffered--
 	o := ivc.outVC
-	q := ivc.outPort
+	q := int32(ivc.outPort)
 	if l := &r.port[q&63]; l.to != nil {
 		f.Hops++
 		l.linkFlits++
