@@ -37,18 +37,20 @@ import (
 //
 // A cycle is Step: the re-evaluations due, VC allocation of the routers
 // with a header past its routing delay (each router's own allocateVCs),
-// the allocation of all
-// routers, and the switch traversals of the winners in router order, and
-// within a router in output-port order, as the routers' own Step does. As
+// the switch allocation of all routers, and the traversals of the winners
+// (output port by output port, or router by router: see RouterOrder). As
 // every interaction between routers takes at least one cycle, the result
 // is the one of stepping each router alone: the network package's golden
-// delivery traces hold for both.
+// delivery traces hold for both, and its TestPlaneMatchesOwnAllocators
+// compares the two delivery by delivery on random configurations.
 //
-// A plane serves routers wired into one Fabric, all with the same ports,
-// VCs and buffer depth, whose ports either lead to a router or to a sink
-// with unlimited credits (direct networks; not the last stage of a
-// multistage fabric, whose credits come back as messages), without
-// scouting headers (ScoutingDistance 0 is wormhole and is served).
+// A plane serves routers wired into one Fabric, all with the same ports
+// (at most MaxPlanePorts), VCs (at most MaxPlaneVCs) and configuration,
+// without scouting headers (ScoutingDistance 0 is wormhole and is
+// served). Ports leading to a sink draw on the router's counted credits
+// (unlimited for the local port; a credit given back by AddCredit
+// re-evaluates the VC waiting for it); the network package uses planes for
+// direct networks only.
 type Plane struct {
 	routers    []*Router
 	words      []planeWord // one per 64 routers
