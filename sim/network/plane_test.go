@@ -102,7 +102,8 @@ func runTrace(t *testing.T, cfg Config, cycles int) (trace []string, state strin
 	return trace, fmt.Sprintf("in flight %d, backlog %d, flit-hops %d, channels %v", n.InFlight(), n.Backlog(), n.FlitHops(), chans)
 }
 
-// TestPlaneMatchesOwnAllocators runs random direct-network configurations
+// TestPlaneMatchesOwnAllocators runs three networks of more than 64 routers
+// and random direct-network configurations
 // twice, once with one router.Plane allocating every router's switch and
 // once with each router allocating alone, and requires the same deliveries
 // in the same order, cycle by cycle, and the same channel counts: the
@@ -113,9 +114,27 @@ func TestPlaneMatchesOwnAllocators(t *testing.T) {
 		cases, cycles = 24, 2000
 	}
 	rng := rand.New(rand.NewPCG(7, 11))
-	for k := 0; k < cases; k++ {
-		cfg := planeCase(rng)
-		name := fmt.Sprintf("%d-%s-%dvc-%dflit-%s-%s", k, cfg.Topology.Kind, cfg.Router.VCs, cfg.Router.BufferDepth, cfg.Router.Switching, cfg.Routing)
+	// Networks of more than 64 routers, whose masks span several words
+	// (the last one partly used), and the largest routers a plane takes
+	// (a 7-cube: 8 ports), added to the random ones.
+	multiword := []Config{SpeedConfig(9, 0.3), SpeedConfig(12, 0.25)}
+	cube := SpeedConfig(4, 0.3)
+	cube.Topology = topology.Spec{Kind: topology.Hypercube, N: 7}
+	cube.Router.VCs = 4
+	multiword = append(multiword, cube)
+	for k := 0; k < cases+len(multiword); k++ {
+		var cfg Config
+		if k < len(multiword) {
+			cfg = multiword[k]
+			cfg.Seed = uint64(k) + 1
+		} else {
+			cfg = planeCase(rng)
+		}
+		routing := cfg.Routing
+		if routing == "" {
+			routing = RoutingDimensionOrder
+		}
+		name := fmt.Sprintf("%d-%s-%dvc-%dflit-%s-%s", k, cfg.Topology.Kind, cfg.Router.VCs, cfg.Router.BufferDepth, cfg.Router.Switching, routing)
 		t.Run(name, func(t *testing.T) {
 			with, stateWith := runTrace(t, cfg, cycles)
 			own := cfg
