@@ -631,7 +631,7 @@ func (r *Router) allocateVCs(now sim.Cycle) (retry bool) {
 			if r.scout != nil {
 				r.headerGranted(int(i), o, now)
 			}
-			r.mark(int(i)/r.vcs, int(i)%r.vcs)
+			r.mark(int(r.portOf[i]), int(r.vcOf[i]))
 			if pl := r.plane; pl != nil {
 				r.pword.dirQ[i&63][ivc.outPort&7] |= r.pbit
 				pl.at(ivc.readyAt, r, i)
