@@ -261,7 +261,11 @@ func (pl *Plane) Step(now sim.Cycle) int {
 }
 
 // allocate runs the switch allocation of the 64 routers of word pw and
-// moves the pointers of the grants.
+// moves the pointers of the grants. (Kept out of line: inlined into Step,
+// as profile-guided optimisation otherwise does, it costs 3% more
+// instructions per cycle; see docs/speed.md.)
+//
+//go:noinline
 func (pl *Plane) allocate(pw *planeWord) {
 	P, V := pl.ports, pl.vcs
 	// Input stage: each input port picks its first eligible VC at or after
@@ -347,7 +351,10 @@ func (pl *Plane) allocate(pw *planeWord) {
 
 // traverse moves the winners of word w through their crossbars, output
 // port by output port and within a port in router order, or with
-// RouterOrder router by router. It returns the flits moved.
+// RouterOrder router by router. It returns the flits moved. (Kept out of
+// line, as allocate.)
+//
+//go:noinline
 func (pl *Plane) traverse(w int, now sim.Cycle) int {
 	pw := &pl.words[w]
 	P, V := pl.ports, pl.vcs
