@@ -106,6 +106,16 @@ type planeWord struct {
 	vbits   [8][3]uint64 // [p][k]: scratch, bit k of the VC port p requests with
 }
 
+// vcAt returns the VC input port p of router b requests with, of V VCs
+// (two VCs, the common case, need one mask only).
+func (pw *planeWord) vcAt(p uint64, b uint, V int) int {
+	vb := &pw.vbits[p&7]
+	if V <= 2 {
+		return int(vb[0] >> b & 1)
+	}
+	return int(vb[0]>>b&1 | vb[1]>>b&1<<1 | vb[2]>>b&1<<2)
+}
+
 // MaxPlanePorts and MaxPlaneVCs bound the routers a Plane serves.
 const (
 	MaxPlanePorts = 8
@@ -367,9 +377,7 @@ func (pl *Plane) traverse(w int, now sim.Cycle) int {
 			for ; g != 0; g &= g - 1 {
 				b := uint(bits.TrailingZeros64(g))
 				p := pb[0]>>b&1 | pb[1]>>b&1<<1 | pb[2]>>b&1<<2
-				vb := &pw.vbits[p&7]
-				v := vb[0]>>b&1 | vb[1]>>b&1<<1 | vb[2]>>b&1<<2
-				pl.routers[w<<6|int(b)].planeTraverse(int(p)*V+int(v), now)
+				pl.routers[w<<6|int(b)].planeTraverse(int(p)*V+pw.vcAt(p, b, V), now)
 			}
 		}
 		return moved
@@ -384,10 +392,8 @@ func (pl *Plane) traverse(w int, now sim.Cycle) int {
 		for ; g != 0; g &= g - 1 {
 			b := uint(bits.TrailingZeros64(g))
 			p := pb[0]>>b&1 | pb[1]>>b&1<<1 | pb[2]>>b&1<<2
-			vb := &pw.vbits[p&7]
-			v := vb[0]>>b&1 | vb[1]>>b&1<<1 | vb[2]>>b&1<<2
 			id := w<<6 | int(b)
-			pl.dec[id<<3|q] = int8(int(p)*V + int(v))
+			pl.dec[id<<3|q] = int8(int(p)*V + pw.vcAt(p, b, V))
 			pl.qset[id] |= 1 << uint(q)
 		}
 	}

@@ -444,7 +444,9 @@ func (n *Network) inject() {
 				node, port = int(n.termSwitch[t]), int(n.termPort[t])
 			}
 			if n.injectFlit(t, node, port) {
-				n.wakeNow(node)
+				if n.plane == nil {
+					n.wakeNow(node) // a plane needs no wake-up: its allocation covers every router
+				}
 				if n.termSwitch != nil {
 					n.stats.channelFlits[t]++ // injection channel c = t
 				}
