@@ -428,10 +428,12 @@ func (r *Router) AddCredit(port, vc int) {
 // whose transition is known use setSA/clearSA instead.
 func (r *Router) mark(p, v int) {
 	ivc := &r.in[p*r.vcs+v]
-	if ivc.state == vcActive && ivc.count > 0 {
-		r.setSA(p, v)
-	} else {
-		r.clearSA(p, v)
+	if r.plane == nil { // (a plane keeps its own request masks: evalSA)
+		if ivc.state == vcActive && ivc.count > 0 {
+			r.setSA(p, v)
+		} else {
+			r.clearSA(p, v)
+		}
 	}
 	bit := uint64(1) << uint(v)
 	ps := &r.port[p&63]
