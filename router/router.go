@@ -277,7 +277,8 @@ type Router struct {
 
 	// scratch, reused every cycle
 	cand      []Candidate
-	vaReq     []int32 // requested output VC per input VC, -1 none
+	vaReq     []int32 // per output VC: its first requester this cycle, -1 none
+	vaMany    []bool  // per output VC: more than one requester this cycle
 	vaTouched []int32 // output VCs with at least one request this cycle
 }
 
@@ -309,7 +310,7 @@ func New(id, ports int, cfg Config, ejectVCs, classes int, route RouteFunc, rng 
 		ovOwner: make([]int32, n), ovCredits: make([]int32, n),
 		vaPtr: make([]int32, n), ovPtr: make([]int32, n),
 		cand:  make([]Candidate, 0, ports+1),
-		vaReq: make([]int32, n), vaTouched: make([]int32, 0, n),
+		vaReq: make([]int32, n), vaMany: make([]bool, n), vaTouched: make([]int32, 0, n),
 		Sent: make([]Departure, 0, ports), CreditsOut: make([]CreditReturn, 0, ports),
 		busy: make([]int32, ports), occAt: make([]sim.Cycle, ports), occ: make([]int64, ports*(cfg.VCs+1)),
 		up: make([]upLink, ports),
@@ -573,6 +574,8 @@ func (r *Router) allocateVCs(now sim.Cycle) (retry bool) {
 					if r.vaReq[o] < 0 {
 						r.vaTouched = append(r.vaTouched, o)
 						r.vaReq[o] = int32(i)
+					} else {
+						r.vaMany[o] = true
 					}
 					ivc.outVC = o
 				}
@@ -603,6 +606,8 @@ func (r *Router) allocateVCs(now sim.Cycle) (retry bool) {
 				if r.vaReq[o] < 0 {
 					r.vaTouched = append(r.vaTouched, o)
 					r.vaReq[o] = int32(i)
+				} else {
+					r.vaMany[o] = true
 				}
 				ivc.outVC = o // the request
 				break
@@ -612,8 +617,11 @@ func (r *Router) allocateVCs(now sim.Cycle) (retry bool) {
 	// Output stage: each requested output VC grants one requester by round robin.
 	n := int32(len(r.in))
 	for _, o := range r.vaTouched {
-		r.vaReq[o] = -1
 		p := r.ovPtr[o]
+		if !r.vaMany[o] {
+			p = r.vaReq[o] // a single requester: the scan would stop at it
+		}
+		r.vaReq[o], r.vaMany[o] = -1, false
 		for k := int32(0); k < n; k++ {
 			i := p + k
 			if i >= n {
