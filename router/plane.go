@@ -290,21 +290,19 @@ func (pl *Plane) allocate(pw *planeWord) {
 			found |= s
 		}
 		var req [MaxPlanePorts]uint64
-		var vb0, vb1, vb2 uint64
+		var sv [MaxPlaneVCs]uint64 // the final choice, by VC
 		for v := 0; v < V; v++ {
 			i := (base + v) & 63
 			s := pw.sel[i] | pw.elig[i]&^found
 			pw.sel[i] = s
+			sv[v&7] = s
 			found |= s
-			vb0 |= s & -uint64(v&1)
-			vb1 |= s & -uint64(v>>1&1)
-			vb2 |= s & -uint64(v>>2&1)
 			row := &pw.dirQ[i]
 			for q := 0; q < P; q++ {
 				req[q&7] |= s & row[q&7]
 			}
 		}
-		pw.vbits[p&7] = [3]uint64{vb0, vb1, vb2}
+		pw.vbits[p&7] = [3]uint64{sv[1] | sv[3] | sv[5] | sv[7], sv[2] | sv[3] | sv[6] | sv[7], sv[4] | sv[5] | sv[6] | sv[7]}
 		for q := 0; q < P; q++ {
 			pw.req[(q<<3|p)&63] = req[q&7]
 		}
@@ -321,19 +319,18 @@ func (pl *Plane) allocate(pw *planeWord) {
 			pw.grant[k] = g
 			found |= g
 		}
-		var pb0, pb1, pb2 uint64
 		for p := 0; p < P; p++ {
 			k := (row | p) & 63
 			g := pw.grant[k] | pw.req[k]&^found
 			pw.grant[k] = g
 			found |= g
 			inGranted[p&7] |= g
-			pb0 |= g & -uint64(p&1)
-			pb1 |= g & -uint64(p>>1&1)
-			pb2 |= g & -uint64(p>>2&1)
 		}
 		pw.granted[q&7] = found
-		pw.pbits[q&7] = [3]uint64{pb0, pb1, pb2}
+		// The granted input port in binary (grant entries of ports >= P
+		// are never written: zero).
+		g := (*[8]uint64)(pw.grant[row&63 : row&63+8])
+		pw.pbits[q&7] = [3]uint64{g[1] | g[3] | g[5] | g[7], g[2] | g[3] | g[6] | g[7], g[4] | g[5] | g[6] | g[7]}
 		cum := pw.grant[(row|(P-1))&63] // granted the last port: the pointer wraps to 0
 		for k := 0; k < P; k++ {
 			if k > 0 {
