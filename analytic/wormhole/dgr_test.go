@@ -443,6 +443,8 @@ func TestVCMultiplexing(t *testing.T) {
 	if !(b.Vbar > 1 && b.Vbar < 2) || !pin.CloseRel(b.Latency, a.Latency*b.Vbar, 1e-12) {
 		t.Errorf("8-ary 2-cube: Vbar %g, T %g vs plain %g", b.Vbar, b.Latency, a.Latency)
 	}
+	// 49.822322: MODELS.md §5.8, binary 6-cube T(0.005) with M = 32
+	// (unchanged, since Vbar = 1 there).
 	hc := mustUniform(t, 2, 6)
 	c, _ := hc.Latency(0.005, Options{M: 32, VCMultiplexing: true})
 	if c.Vbar != 1 || !pin.ClosePrinted(c.Latency, 49.822322, 6) {

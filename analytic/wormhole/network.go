@@ -3,6 +3,7 @@ package wormhole
 import (
 	"fmt"
 	"math"
+	"math/bits"
 
 	"github.com/flitsim/flitsim/analytic"
 )
@@ -313,7 +314,7 @@ func NewSpherical(n int, phi []float64) (*Network, error) {
 	for h := 1; h <= n; h++ {
 		per[h] = phi[h] / sum / binom(n, h)
 	}
-	return enumerate(2, n, func(src, dst int) float64 { return per[popcount(src^dst)] }), nil
+	return enumerate(2, n, func(src, dst int) float64 { return per[bits.OnesCount(uint(src^dst))] }), nil
 }
 
 func binom(n, h int) float64 {
@@ -322,12 +323,4 @@ func binom(n, h int) float64 {
 		r = r * float64(n-h+i) / float64(i)
 	}
 	return r
-}
-
-func popcount(v int) int {
-	c := 0
-	for ; v != 0; v &= v - 1 {
-		c++
-	}
-	return c
 }
