@@ -180,11 +180,7 @@ func SimulatePoint(ctx context.Context, s *Setup, i int) (SimPoint, error) {
 		})
 	case "delta":
 		cfg := *s.Delta
-		mu := cfg.Mu
-		if mu == 0 {
-			mu = 1
-		}
-		cfg.Rate, cfg.Seed = rate*mu, seed
+		cfg.Rate, cfg.Seed = rate*cfg.WithDefaults().Mu, seed // rate is rho = lambda/mu
 		return simulate(ctx, sp, cfg, simdelta.New, func(sp *SimPoint, r simdelta.Result) {
 			sp.Status, sp.Reason = r.Status, r.Reason
 			if r.Status == simdelta.StatusOK {
