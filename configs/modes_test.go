@@ -202,6 +202,8 @@ func TestModeErrors(t *testing.T) {
 		{"closed router section", closedBase + "router:\n  vcs: 2\n", []wantErr{{15, "router", "does not apply to mode: closed"}}, "combination"},
 		{"closed length", sub(t, closedBase, "  pattern: uniform\n", "  pattern: uniform\n  length: {flits: 4}\n"),
 			[]wantErr{{12, "traffic.length", "does not apply to mode: closed"}}, "combination"},
+		{"closed include_self", sub(t, closedBase, "  pattern: uniform\n", "  pattern: uniform\n  include_self: true\n"),
+			[]wantErr{{12, "traffic.include_self", "does not apply to mode: closed"}}, "combination"},
 		{"closed flit_time without geometric", sub(t, closedBase, "closed:\n", "closed:\n  flit_time: 2\n"),
 			[]wantErr{{8, "closed.flit_time", "applies only to link.distribution: geometric"}}, "combination"},
 		{"closed pe none with mean", sub(t, closedBase, "pe: {distribution: exponential, mean: 1}", "pe: {distribution: none, mean: 1}"),
@@ -246,6 +248,8 @@ func TestModeErrors(t *testing.T) {
 			[]wantErr{{10, "sweep.rates[1]", "at most 1 packet per slot"}}, "combination"},
 		{"slotted pattern", sub(t, slottedBase, "  process: poisson\n", "  process: poisson\n  pattern: transpose\n"),
 			[]wantErr{{8, "traffic.pattern", "uniform destinations only"}}, "combination"},
+		{"slotted include_self", sub(t, slottedBase, "  process: poisson\n", "  process: poisson\n  include_self: true\n"),
+			[]wantErr{{8, "traffic.include_self", "does not apply to mode: slotted"}}, "combination"},
 		{"slotted router, max_time, deadlock", slottedBase + "router: {vcs: 2}\nrun: {max_time: 10, deadlock_cycles: 5}\n", []wantErr{
 			{11, "router", "does not apply to mode: slotted"}, {12, "run.deadlock_cycles", "cannot deadlock"}, {12, "run.max_time", "use max_cycles"}}, "combination"},
 		{"slotted negative target", slottedBase + "run:\n  target_rel_ci: -1\n", []wantErr{{12, "run.target_rel_ci", "always stops on its precision target"}}, "combination"},
