@@ -149,6 +149,12 @@ func (p Profile) distanceSum(radius int) int {
 	return s
 }
 
+// uniformLV returns LV under uniform routing, sum_l l Reach(l) / (K - 1),
+// with one division of two exact integers.
+func (p Profile) uniformLV() float64 {
+	return float64(p.distanceSum(p.LMax())) / float64(p.k-1)
+}
+
 // Numlinks returns the number of link devices of the queueing model under
 // the given reading (MODELS.md §1.1, §1.10 item 4).
 func (p Profile) Numlinks(d Duplex) int {

@@ -53,11 +53,10 @@ func Uniform(p Profile) (Routing, error) {
 	for l := 1; l < len(phi); l++ {
 		phi[l] = float64(p.reach[l]) / float64(p.k-1)
 	}
-	r := newRouting("uniform", p, phi)
-	// sum_l l Reach(l) is an integer: one division keeps LV exact (4, not
-	// 3.9999999999999996, for the 15-node ring).
-	r.lv = float64(p.distanceSum(p.LMax())) / float64(p.k-1)
-	return r, nil
+	// LV by the closed form rather than the Phi sum of newRouting:
+	// sum_l l Reach(l) is an integer, so one division keeps LV exact (4,
+	// not 3.9999999999999996, for the 15-node ring).
+	return Routing{name: "uniform", profile: p, phi: phi, lv: p.uniformLV()}, nil
 }
 
 // Locality returns sphere-of-locality routing (Reed 1983, Eq. (2)
@@ -183,7 +182,7 @@ func UniformLV(p Profile) (float64, error) {
 	if err := checkProfile("reed.UniformLV", p); err != nil {
 		return 0, err
 	}
-	return float64(p.distanceSum(p.LMax())) / float64(p.k-1), nil
+	return p.uniformLV(), nil
 }
 
 // LocalityLV returns LV under sphere-of-locality routing by the closed form
