@@ -211,7 +211,10 @@ func (e *Experiment) ClosedConfig(point int, seed uint64) (closed.Config, error)
 	}, nil
 }
 
-// patternSpec maps traffic: to the traffic package's pattern description.
+// patternSpec maps traffic: to the traffic package's pattern description,
+// for the two modes that read it (network and closed; mode closed refuses
+// include_self, so it is false there). The hot-spot list is copied so the
+// engine never shares the experiment's slice.
 func (e *Experiment) patternSpec() traffic.PatternSpec {
 	t := e.Traffic
 	var hot []int
@@ -219,7 +222,7 @@ func (e *Experiment) patternSpec() traffic.PatternSpec {
 		hot = append(hot, t.HotspotNodes...)
 	}
 	return traffic.PatternSpec{
-		Name: t.Pattern, Radius: t.Radius, Phi: t.Phi, Decay: t.Decay,
+		Name: t.Pattern, IncludeSelf: t.IncludeSelf, Radius: t.Radius, Phi: t.Phi, Decay: t.Decay,
 		HotNodes: hot, HotFraction: t.HotspotFraction,
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"github.com/flitsim/flitsim/sim/network"
 	"github.com/flitsim/flitsim/topology"
 	"github.com/flitsim/flitsim/topology/multistage"
-	"github.com/flitsim/flitsim/traffic"
 )
 
 // switchingOf maps switching.technique to the router's switching.
@@ -50,10 +49,6 @@ func (e *Experiment) NetworkConfig(point int, seed uint64) (network.Config, erro
 		return network.Config{}, fmt.Errorf("configs: %s: switching %q does not run on the network engine", e.Name, e.Switching.Technique)
 	}
 	t := e.Traffic
-	var hot []int
-	if t.Pattern == "hotspot" {
-		hot = append(hot, t.HotspotNodes...)
-	}
 	return network.Config{
 		Topology:   spec,
 		Multistage: ms,
@@ -70,12 +65,9 @@ func (e *Experiment) NetworkConfig(point int, seed uint64) (network.Config, erro
 		InjectionLatency: e.Network.InjectionLatency,
 		EjectionLatency:  e.Network.EjectionLatency,
 		EjectionVCs:      e.Network.EjectionVCs,
-		Pattern: traffic.PatternSpec{
-			Name: t.Pattern, IncludeSelf: t.IncludeSelf, Radius: t.Radius, Phi: t.Phi, Decay: t.Decay,
-			HotNodes: hot, HotFraction: t.HotspotFraction,
-		},
-		Process: t.Process,
-		Rate:    e.MessageRate(point),
+		Pattern:          e.patternSpec(),
+		Process:          t.Process,
+		Rate:             e.MessageRate(point),
 		Length: network.LengthSpec{
 			Distribution: t.Length.Distribution, Flits: t.Length.Flits, Mean: t.Length.Mean, Max: t.Length.Max,
 		},
