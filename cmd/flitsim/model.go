@@ -31,6 +31,7 @@ func cmdModel(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if err != nil {
 			return withCode(exitConfig, fmt.Errorf("%s: %w", e.File, err))
 		}
+		hash := e.Hash()
 		for _, s := range setups {
 			if len(s.Models) == 0 {
 				fmt.Fprintf(stderr, "flitsim: %s: no models: listed; nothing to evaluate\n", e.File)
@@ -41,7 +42,7 @@ func cmdModel(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			}
 			for _, c := range curves {
 				for _, p := range c.Points {
-					rows = append(rows, modelRow(s, e.Hash(), c, p))
+					rows = append(rows, modelRow(s, hash, c, p))
 				}
 			}
 		}
