@@ -482,18 +482,7 @@ func (r *Router) freedSlot(p int, j int32, now sim.Cycle) {
 // before its head left).
 func (r *Router) planeTraverse(i int, now sim.Cycle) {
 	pl := r.plane
-	ivc := &r.in[i]
-	d := uint(r.depth)
-	base := i * r.depth
-	h := uint(ivc.head)
-	sl := &r.slots[base+int(h)]
-	f := sl.flit
-	sl.freed = now
-	h = wrap(h+1, d)
-	ivc.head = int32(h)
-	ivc.count--
-	ivc.remain--
-	r.buffered--
+	ivc, f := r.pop(i, now)
 	o, q := ivc.outVC, int32(ivc.outPort)
 	l := &r.plinks[q&7]
 	down := l.to
@@ -514,34 +503,25 @@ func (r *Router) planeTraverse(i int, now sim.Cycle) {
 		r.evalSA(int32(i), now+1)
 		return
 	}
-	elig := &r.pword.elig[i&63]
+	// The common case decided here, the rest by evalSA: the VC keeps its
+	// request if its next flit is there and has a credit in the next cycle.
 	next := now + 1
-	if ivc.count == 0 {
-		*elig &^= r.pbit // accept re-evaluates when the next flit is written
-		return
-	}
-	if at := r.slots[base+int(h)].at; at > next {
-		*elig &^= r.pbit
-		pl.at(at, r, int32(i))
+	if ivc.count == 0 || r.slots[i*r.depth+int(ivc.head)].at > next {
+		r.evalSA(int32(i), next)
 		return
 	}
 	if down != nil {
-		j := o + l.offset
+		// freeFor(j, 1, next-CreditDelay), written out: freeFor is not
+		// inlined and this is the hot path.
+		d := uint(r.depth)
+		j := int(o + l.offset)
 		dv := &down.in[j]
-		if uint(dv.count) >= d {
-			*elig &^= r.pbit
-			dv.feederWaits = true
-			return
-		}
-		pos := wrap(uint(dv.head+dv.count), d)
-		if back := down.slots[int(j)*r.depth+int(pos)].freed + pl.credit; back > next {
-			*elig &^= r.pbit
-			pl.at(back, r, int32(i))
+		if uint(dv.count) >= d || down.slots[j*r.depth+int(wrap(uint(dv.head+dv.count), d))].freed+pl.credit > next {
+			r.evalSA(int32(i), next) // no credit in the next cycle
 		}
 	} else if r.ovCredits[o] < 1 {
-		*elig &^= r.pbit
+		r.evalSA(int32(i), next)
 	}
-	// otherwise the VC keeps its request
 }
 
 // planeAccept writes flit f, arriving in cycle at, into input VC j of a
@@ -551,7 +531,7 @@ func (r *Router) planeTraverse(i int, now sim.Cycle) {
 func (r *Router) planeAccept(j int32, f Flit, at sim.Cycle) {
 	ivc := &r.in[j]
 	if uint(ivc.count) >= uint(r.depth) {
-		panic(fmt.Sprintf("router %d: input VC (%d,%d) overflow: credit protocol violated", r.id, int(j)/r.vcs, int(j)%r.vcs))
+		r.overflow(int(j))
 	}
 	pos := wrap(uint(ivc.head+ivc.count), uint(r.depth))
 	sl := &r.slots[int(j)*r.depth+int(pos)]

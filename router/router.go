@@ -391,7 +391,7 @@ func (r *Router) accept(i int, f Flit, now sim.Cycle) {
 	}
 	ivc := &r.in[i]
 	if int(ivc.count) == r.depth {
-		panic(fmt.Sprintf("router %d: input VC (%d,%d) overflow: credit protocol violated", r.id, i/r.vcs, i%r.vcs))
+		r.overflow(i)
 	}
 	pos := int(wrap(uint(ivc.head)+uint(ivc.count), uint(r.depth)))
 	sl := &r.slots[i*r.depth+pos]
@@ -410,6 +410,26 @@ func (r *Router) accept(i int, f Flit, now sim.Cycle) {
 			r.mark(int(r.portOf[i]), int(r.vcOf[i]))
 		}
 	}
+}
+
+// overflow reports a write into the full input VC i, a violation of the
+// credit protocol by the sender.
+func (r *Router) overflow(i int) {
+	panic(fmt.Sprintf("router %d: input VC (%d,%d) overflow: credit protocol violated", r.id, i/r.vcs, i%r.vcs))
+}
+
+// pop takes the front flit of input VC i, leaving in cycle now, out of its
+// buffer: the slot's credit is the sender's again CreditDelay later.
+func (r *Router) pop(i int, now sim.Cycle) (*inputVC, Flit) {
+	ivc := &r.in[i]
+	h := uint(ivc.head)
+	sl := &r.slots[i*r.depth+int(h)]
+	sl.freed = now
+	ivc.head = int32(wrap(h+1, uint(r.depth)))
+	ivc.count--
+	ivc.remain--
+	r.buffered--
+	return ivc, sl.flit
 }
 
 // AddCredit returns one credit to output VC (port, vc): a slot of the
@@ -742,14 +762,7 @@ func rotate(m uint64, k, n uint, mask uint64) uint64 {
 // the downstream buffer (a wired port) or the outbox Sent. (A router in a
 // plane uses planeTraverse.)
 func (r *Router) traverse(i int, now sim.Cycle) {
-	ivc := &r.in[i]
-	sl := &r.slots[i*r.depth+int(ivc.head)]
-	f := sl.flit
-	sl.freed = now
-	ivc.head = int32(wrap(uint(ivc.head)+1, uint(r.depth)))
-	ivc.count--
-	ivc.remain--
-	r.buffered--
+	ivc, f := r.pop(i, now)
 	o := ivc.outVC
 	q := int32(ivc.outPort)
 	if l := &r.port[q&63]; l.to != nil {
