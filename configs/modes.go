@@ -12,7 +12,7 @@ func Modes() []string { return []string{"network", "closed", "delta", "slotted"}
 // notRead lists, per mode, the keys of the schema that mode does not read.
 // Writing one is a problem (an impossible combination): the value would be
 // silently ignored. A section listed whole (router) is reported once, not
-// key by key.
+// key by key. Each list is sorted once, at init, for the report order.
 var notRead = map[string][]string{
 	"network": {"closed", "delta", "slotted", "run.max_time"},
 	"closed": {
@@ -28,6 +28,12 @@ var notRead = map[string][]string{
 		"network", "router", "routing", "switching", "traffic.radius", "traffic.phi", "traffic.decay",
 		"traffic.hotspot_nodes", "traffic.hotspot_fraction", "traffic.include_self", "traffic.length", "closed", "delta", "run.max_time", "run.deadlock_cycles",
 	},
+}
+
+func init() {
+	for _, keys := range notRead {
+		sort.Strings(keys)
+	}
 }
 
 // why explains, for messages, why a mode does not read a key.
@@ -54,9 +60,7 @@ var why = map[string]string{
 // checkModeKeys reports every key written in the file that e's mode does
 // not read.
 func checkModeKeys(e *Experiment, r *reporter) {
-	keys := notRead[e.Mode]
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range notRead[e.Mode] {
 		if !r.set(k) {
 			continue
 		}
