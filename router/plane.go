@@ -55,7 +55,6 @@ type Plane struct {
 	routers    []*Router
 	words      []planeWord // one per 64 routers
 	ports, vcs int
-	nvc        int32 // input VCs per router: ports * vcs
 	credit     sim.Cycle
 	link       sim.Cycle // the fabric's LinkDelay
 
@@ -67,7 +66,7 @@ type Plane struct {
 
 	vaWait []uint64 // routers with a header past its routing delay waiting for VC allocation
 
-	wheel [][]int32 // re-evaluations, by cycle: router id * nvc + input VC, or ^id for a header's end of routing delay
+	wheel [][]int32 // events by cycle (schedule)
 	wmask sim.Cycle
 	cur   sim.Cycle // the allocation a re-evaluation due now decides: this cycle's before it runs, the next one's after
 
@@ -122,6 +121,24 @@ const (
 	MaxPlaneVCs   = 8
 )
 
+// PlaneServes reports whether routers of the given ports and configuration
+// can share a Plane: at most MaxPlanePorts ports and MaxPlaneVCs VCs, and
+// no scouting headers running ahead of their data (ScoutingDistance 0 is
+// wormhole and is served).
+func PlaneServes(ports int, cfg Config) bool { return planeRefusal(ports, cfg) == nil }
+
+// planeRefusal says why routers of the given ports and configuration
+// cannot share a plane, or returns nil.
+func planeRefusal(ports int, cfg Config) error {
+	switch {
+	case ports > MaxPlanePorts || cfg.VCs > MaxPlaneVCs:
+		return fmt.Errorf("router: a plane serves up to %d ports and %d VCs, not %d x %d", MaxPlanePorts, MaxPlaneVCs, ports, cfg.VCs)
+	case cfg.Switching == Scouting && cfg.ScoutingDistance > 0:
+		return fmt.Errorf("router: scouting headers (ScoutingDistance %d) need each router's own allocator", cfg.ScoutingDistance)
+	}
+	return nil
+}
+
 // upLink is where an input port is fed from: the router upstream and the
 // offset from this router's input VC to the upstream output VC.
 type upLink struct {
@@ -141,12 +158,12 @@ func NewPlane(f *Fabric, routers []*Router, horizon int) (*Plane, error) {
 		return nil, fmt.Errorf("router: plane of no routers")
 	}
 	r0 := routers[0]
-	if r0.ports > MaxPlanePorts || r0.vcs > MaxPlaneVCs {
-		return nil, fmt.Errorf("router: a plane serves up to %d ports and %d VCs, not %d x %d", MaxPlanePorts, MaxPlaneVCs, r0.ports, r0.vcs)
+	if err := planeRefusal(r0.ports, r0.cfg); err != nil {
+		return nil, err
 	}
 	pl := &Plane{
 		routers: routers, words: make([]planeWord, (len(routers)+63)/64),
-		ports: r0.ports, vcs: r0.vcs, nvc: int32(r0.ports * r0.vcs), credit: f.CreditDelay, link: f.LinkDelay,
+		ports: r0.ports, vcs: r0.vcs, credit: f.CreditDelay, link: f.LinkDelay,
 	}
 	for id, r := range routers {
 		switch {
@@ -154,11 +171,9 @@ func NewPlane(f *Fabric, routers []*Router, horizon int) (*Plane, error) {
 			return nil, fmt.Errorf("router: plane needs routers in id order, found router %d at %d", r.id, id)
 		case r.fab != f:
 			return nil, fmt.Errorf("router %d: not attached to the plane's fabric", r.id)
-		case r.ports != pl.ports || r.vcs != pl.vcs || r.depth != r0.depth || r.cfg != r0.cfg:
+		case r.ports != pl.ports || r.cfg != r0.cfg:
 			return nil, fmt.Errorf("router %d: %d ports, configuration %+v; the plane's routers have %d ports, %+v",
 				r.id, r.ports, r.cfg, pl.ports, r0.cfg)
-		case r.scout != nil:
-			return nil, fmt.Errorf("router %d: scouting headers need the router's own allocator", r.id)
 		case r.plane != nil:
 			return nil, fmt.Errorf("router %d: already in a plane", r.id)
 		}
@@ -214,11 +229,7 @@ func (pl *Plane) at(due sim.Cycle, r *Router, i int32) {
 		r.evalSA(i, pl.cur)
 		return
 	}
-	if due-pl.cur > pl.wmask {
-		panic(fmt.Sprintf("router: plane re-evaluation %d cycles ahead, beyond its horizon of %d", due-pl.cur, pl.wmask))
-	}
-	s := &pl.wheel[due&pl.wmask]
-	*s = append(*s, int32(r.id)*pl.nvc+i)
+	pl.schedule(due, int32(r.id)<<6|i)
 }
 
 // vaAt has router r take part in VC allocation from cycle due on (a header
@@ -228,11 +239,18 @@ func (pl *Plane) vaAt(due sim.Cycle, r *Router) {
 		pl.vaWait[r.pw] |= r.pbit
 		return
 	}
+	pl.schedule(due, ^int32(r.id))
+}
+
+// schedule puts event x on the wheel for cycle due (pl.cur < due <=
+// pl.cur + horizon): id<<6 | i re-evaluates input VC i of router id, ^id
+// lets router id take part in VC allocation.
+func (pl *Plane) schedule(due sim.Cycle, x int32) {
 	if due-pl.cur > pl.wmask {
-		panic(fmt.Sprintf("router: plane VC allocation %d cycles ahead, beyond its horizon of %d", due-pl.cur, pl.wmask))
+		panic(fmt.Sprintf("router: plane event %d cycles ahead, beyond its horizon of %d", due-pl.cur, pl.wmask))
 	}
 	s := &pl.wheel[due&pl.wmask]
-	*s = append(*s, ^int32(r.id))
+	*s = append(*s, x)
 }
 
 // Step runs cycle now for every router of the plane: VC allocation, switch
@@ -248,7 +266,7 @@ func (pl *Plane) Step(now sim.Cycle) int {
 			pl.vaWait[r.pw] |= r.pbit
 			continue
 		}
-		pl.routers[x/pl.nvc].evalSA(x%pl.nvc, now)
+		pl.routers[x>>6].evalSA(x&63, now)
 	}
 	*s = (*s)[:0]
 	for w, m := range pl.vaWait {

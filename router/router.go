@@ -559,6 +559,9 @@ func (r *Router) vcRange(c Candidate) (lo, hi int32) {
 // Step runs one cycle of VC and switch allocation and switch traversal. It
 // returns the number of flits that left the router.
 func (r *Router) Step(now sim.Cycle) int {
+	if r.plane != nil {
+		panic(fmt.Sprintf("router %d: in a plane, which steps it (Plane.Step)", r.id))
+	}
 	r.Sent = r.Sent[:0]
 	r.CreditsOut = r.CreditsOut[:0]
 	if r.buffered == 0 && r.waitingVA == 0 { // (scouting headers wait without flits)

@@ -313,8 +313,7 @@ func (n *Network) wire() error {
 // than a plane serves (more than 8 ports or 8 VCs: they allocate alone,
 // with the same result, more slowly).
 func (n *Network) usePlane() error {
-	if n.ms != nil || n.cfg.ownAllocators || n.cfg.Router.Switching == router.Scouting && n.cfg.Router.ScoutingDistance > 0 ||
-		n.ports > router.MaxPlanePorts || n.vcs > router.MaxPlaneVCs {
+	if n.ms != nil || n.cfg.ownAllocators || !router.PlaneServes(n.ports, n.cfg.Router) {
 		return nil
 	}
 	pl, err := router.NewPlane(&n.fabric, n.routers, n.cfg.InjectionLatency+n.cfg.Router.RoutingDelay)
