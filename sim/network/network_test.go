@@ -154,7 +154,7 @@ func TestSameSeedSameTrace(t *testing.T) {
 
 func TestConfigErrors(t *testing.T) {
 	good := idleConfig(topology.Spec{Kind: topology.Torus, K: 4, N: 2, Bidirectional: true}, pipelines[0])
-	for name, mutate := range map[string]func(*Config){
+	expectRefused(t, good, map[string]func(*Config){
 		"one VC on a dateline torus": func(c *Config) { c.Router.VCs = 1 },
 		"negative rate":              func(c *Config) { c.Rate = -1 },
 		"bernoulli above one":        func(c *Config) { c.Rate = 1.5 },
@@ -165,7 +165,16 @@ func TestConfigErrors(t *testing.T) {
 			c.Length = LengthSpec{Distribution: "geometric", Mean: 3}
 		},
 		"ejection VCs": func(c *Config) { c.EjectionVCs = 3 },
-	} {
+	})
+}
+
+var uniform = traffic.PatternSpec{Name: "uniform"}
+
+// expectRefused requires New to accept good and to refuse every mutation
+// of it in cases.
+func expectRefused(t *testing.T, good Config, cases map[string]func(*Config)) {
+	t.Helper()
+	for name, mutate := range cases {
 		c := good
 		mutate(&c)
 		if _, err := New(c); err == nil {
@@ -176,5 +185,3 @@ func TestConfigErrors(t *testing.T) {
 		t.Fatalf("good config refused: %v", err)
 	}
 }
-
-var uniform = traffic.PatternSpec{Name: "uniform"}
