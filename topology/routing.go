@@ -56,7 +56,6 @@ type cubeRouting struct {
 	coords  []int32
 	n       int32
 	k       int32
-	half    int32 // K/2 for the tie rule, as 2*offset <= K
 	local   int
 	kind    Kind
 	bidir   bool
