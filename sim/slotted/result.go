@@ -1,6 +1,10 @@
 package slotted
 
-import "github.com/flitsim/flitsim/sim"
+import (
+	"math"
+
+	"github.com/flitsim/flitsim/sim"
+)
 
 // Run statuses.
 const (
@@ -18,7 +22,9 @@ const (
 // observations behind it (packets, hops or periods, as documented at each
 // use) and Batches the number of batch means, so that an interval of
 // another level is HalfWidth · t_{q, Batches−1} / t_{0.975, Batches−1}.
-// HalfWidth is 0 and CIOK false when too few batches completed.
+// HalfWidth is +Inf and CIOK false when too few batches completed (as in
+// sim/closed and sim/delta: no interval is an infinitely wide one, never a
+// zero-width one).
 type Estimate struct {
 	Mean      float64
 	HalfWidth float64
@@ -29,7 +35,7 @@ type Estimate struct {
 
 // estimate reads b.
 func estimate(b *sim.BatchMeans) Estimate {
-	e := Estimate{Mean: b.Mean(), N: b.Count(), Batches: b.Batches()}
+	e := Estimate{Mean: b.Mean(), HalfWidth: math.Inf(1), N: b.Count(), Batches: b.Batches()}
 	if h, ok := b.CI95(); ok {
 		e.HalfWidth, e.CIOK = h, true
 	}

@@ -204,6 +204,9 @@ func TestThroughputAndLittle(t *testing.T) {
 		mustOK(t, r)
 		within(t, "throughput vs λ", r.Throughput, lambda, 0)
 		within(t, "offered vs λ", r.Offered, lambda, 0)
+		if !r.Delay.CIOK || !r.Throughput.CIOK {
+			t.Fatalf("n=%d at %.2f λmax: no CI for delay or throughput, Little's law untested", tc.n, tc.frac)
+		}
 		little := r.Throughput.Mean * r.Delay.Mean
 		slack := r.Throughput.Mean*r.Delay.HalfWidth + r.Delay.Mean*r.Throughput.HalfWidth
 		within(t, "backlog vs λ·delay", r.Backlog, little, slack)
