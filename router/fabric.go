@@ -177,8 +177,10 @@ func (r *Router) Arrived(now sim.Cycle) int {
 // router since the router was built.
 func (r *Router) LinkFlits(q int) int64 {
 	n := r.port[q&63].linkFlits
-	if r.pflits != nil && q < 8 {
-		n += r.pflits[q]
+	if r.vcFlits != nil && q < r.ports {
+		for _, f := range r.vcFlits[q*r.vcs : (q+1)*r.vcs] {
+			n += f
+		}
 	}
 	return n
 }

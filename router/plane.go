@@ -58,8 +58,24 @@ type Plane struct {
 	credit     sim.Cycle
 	link       sim.Cycle // the fabric's LinkDelay
 
-	links []link  // [id<<3 | q]: where output port q of router id leads (a copy of its port's link, dense)
-	flits []int64 // [id<<3 | q]: flits router id sent through output port q to a router since it joined the plane
+	links []link // [id<<3 | q]: where output port q of router id leads (a copy of its port's link, dense)
+
+	// The routers' input VCs and buffers, network-wide: router id's input
+	// VC i is global VC g = id*n + i, its slots [g*depth, (g+1)*depth).
+	// Each router's in and slots are windows of these arrays, so its own
+	// code sees the same state; a traversal (move) indexes them directly
+	// instead of going through two routers' headers.
+	ivc      []inputVC
+	slots    []slot
+	n, depth int
+	saf      bool
+	down     []int32 // [id*n + o]: the global input VC output VC o of router id feeds, -1 for a sink
+	// ovCredits are the routers' counted credits (sinks), network-wide:
+	// router id's ovCredits is the window [id*n, (id+1)*n); output VCs
+	// from noInfinite on (the local port's) are unlimited.
+	ovCredits  []int32
+	noInfinite int
+	vcFlits    []int64 // [id*n + o]: flits router id sent through output VC o to a router since it joined the plane
 
 	dec  []int8   // [id<<3 | q]: the input VC output port q of router id takes its flit from
 	qset []uint64 // [id]: the output ports of router id that granted
@@ -185,13 +201,19 @@ func NewPlane(f *Fabric, routers []*Router, horizon int) (*Plane, error) {
 		span <<= 1
 	}
 	pl.links = make([]link, len(routers)<<3)
-	pl.flits = make([]int64, len(routers)<<3)
+	pl.n, pl.depth, pl.saf = r0.ports*r0.vcs, r0.depth, r0.saf
+	pl.ivc = make([]inputVC, len(routers)*pl.n)
+	pl.slots = make([]slot, len(routers)*pl.n*pl.depth)
+	pl.down = make([]int32, len(routers)*pl.n)
+	pl.vcFlits = make([]int64, len(routers)*pl.n)
+	pl.ovCredits = make([]int32, len(routers)*pl.n)
+	pl.noInfinite = r0.noInfiniteCreditsAt
 	pl.dec = make([]int8, len(routers)<<3)
 	pl.qset = make([]uint64, len(routers))
 	pl.vaWait = make([]uint64, len(pl.words))
 	pl.wheel = make([][]int32, span)
 	pl.wmask = sim.Cycle(span - 1)
-	pl.Ejected = make([]Flit, 0, len(routers))
+	pl.Ejected = make([]Flit, 0, len(routers)*pl.ports) // at most one flit per output port and router
 	for w := range pl.words {
 		pw := &pl.words[w]
 		for k := range pw.inLE {
@@ -204,11 +226,26 @@ func NewPlane(f *Fabric, routers []*Router, horizon int) (*Plane, error) {
 		r.pw = r.id >> 6
 		r.pword = &pl.words[r.pw]
 		r.pbit = 1 << (uint(r.id) & 63)
+		g0, s0 := r.id*pl.n, r.id*pl.n*pl.depth
+		copy(pl.ivc[g0:], r.in)
+		copy(pl.slots[s0:], r.slots)
+		r.in = pl.ivc[g0 : g0+pl.n : g0+pl.n]
+		r.slots = pl.slots[s0 : s0+pl.n*pl.depth : s0+pl.n*pl.depth]
+		r.vcFlits = pl.vcFlits[g0 : g0+pl.n : g0+pl.n]
+		copy(pl.ovCredits[g0:], r.ovCredits)
+		r.ovCredits = pl.ovCredits[g0 : g0+pl.n : g0+pl.n]
 		for q := 0; q < r.ports; q++ {
-			pl.links[r.id<<3|q] = r.port[q].link
+			l := r.port[q].link
+			pl.links[r.id<<3|q] = l
+			for v := 0; v < r.vcs; v++ {
+				o := q*r.vcs + v
+				pl.down[g0+o] = -1
+				if l.to != nil {
+					pl.down[g0+o] = int32(l.to.id*pl.n + o + int(l.offset))
+				}
+			}
 		}
 		r.plinks = (*[8]link)(pl.links[r.id<<3:])
-		r.pflits = (*[8]int64)(pl.flits[r.id<<3:])
 		for i := range r.in {
 			if r.in[i].state == vcActive {
 				r.pword.dirQ[i&63][r.in[i].outPort&7] |= r.pbit
@@ -392,7 +429,10 @@ func (pl *Plane) traverse(w int, now sim.Cycle) int {
 			for ; g != 0; g &= g - 1 {
 				b := uint(bits.TrailingZeros64(g))
 				p := pb[0]>>b&1 | pb[1]>>b&1<<1 | pb[2]>>b&1<<2
-				pl.routers[w<<6|int(b)].planeTraverse(int(p)*V+pw.vcAt(p, b, V), now)
+				id, i := w<<6|int(b), int(p)*V+pw.vcAt(p, b, V)
+				if slow := pl.move(id, i, now); slow != 0 {
+					pl.moveSlow(id, i, slow, now)
+				}
 			}
 		}
 		return moved
@@ -415,11 +455,13 @@ func (pl *Plane) traverse(w int, now sim.Cycle) int {
 	moved := 0
 	for ; any != 0; any &= any - 1 {
 		id := w<<6 | bits.TrailingZeros64(any)
-		r := pl.routers[id]
 		qs := pl.qset[id]
 		pl.qset[id] = 0
 		for ; qs != 0; qs &= qs - 1 {
-			r.planeTraverse(int(pl.dec[id<<3|bits.TrailingZeros64(qs)]), now)
+			i := int(pl.dec[id<<3|bits.TrailingZeros64(qs)])
+			if slow := pl.move(id, i, now); slow != 0 {
+				pl.moveSlow(id, i, slow, now)
+			}
 			moved++
 		}
 	}
@@ -492,60 +534,120 @@ func (r *Router) freedSlot(p int, j int32, now sim.Cycle) {
 	}
 }
 
-// planeTraverse moves the front flit of input VC i, granted the switch in
-// cycle now, into the downstream buffer (or to the sink), and decides at
-// once whether the VC may request again in the next cycle: it is still
-// active and past its pipeline delays, so only its next flit and its next
-// credit are in question (for store-and-forward the whole packet arrived
-// before its head left).
-func (r *Router) planeTraverse(i int, now sim.Cycle) {
-	pl := r.plane
-	ivc, f := r.pop(i, now)
-	o, q := ivc.outVC, int32(ivc.outPort)
-	l := &r.plinks[q&7]
-	down := l.to
-	if down != nil {
-		f.Hops++
-		r.pflits[q&7]++
-		down.planeAccept(o+l.offset, f, now+pl.link)
+// What a move leaves to moveSlow (bits of move's result).
+const (
+	movedWritten = 1 << iota // the flit reached the front of an empty VC downstream, or completed a store-and-forward packet: planeWritten
+	movedFeeder              // the VC feeding this one upstream waits for the freed slot: freedSlot
+	movedTail                // the packet's tail left: tailLeft, then evalSA
+	movedEval                // the VC's request for the next cycle is not decided: evalSA
+)
+
+// move moves the front flit of router id's input VC i, granted the
+// switch in cycle now, into the downstream buffer (or to the sink), and
+// decides at once whether the VC may request again in the next cycle: it
+// is still active and past its pipeline delays, so only its next flit and
+// its next credit are in question (for store-and-forward the whole packet
+// arrived before its head left).
+//
+// It works on the plane's network-wide arrays and calls nothing (a call
+// on any path has the compiler save the live values on the common one):
+// what needs the routers' own code is returned as moved* bits for
+// moveSlow, which runs it in the order a single routine would. Deciding
+// the VC's next request before those calls is the same decision: they run
+// on other routers (the downstream VC's reaction, the upstream feeder's
+// re-evaluation) or end the packet, after which evalSA decides anew. The
+// routers' buffered counts are not kept here (Buffered counts the VCs).
+func (pl *Plane) move(id, i int, now sim.Cycle) (slow uint) {
+	d := pl.depth
+	g0 := id * pl.n
+	g := g0 + i
+	ivc := &pl.ivc[g]
+	h := uint(ivc.head)
+	sl := &pl.slots[g*d+int(h)]
+	sl.freed = now
+	ivc.head = int32(wrap(h+1, uint(d)))
+	ivc.count--
+	ivc.remain--
+	o := int(ivc.outVC)
+	dg := int(pl.down[g0+o])
+	next := now + 1
+	if dg >= 0 {
+		pl.vcFlits[g0+o]++
+		dv := &pl.ivc[dg]
+		if uint(dv.count) >= uint(d) {
+			panic(pl.overflow(dg))
+		}
+		ds := &pl.slots[dg*d+int(wrap(uint(dv.head+dv.count), uint(d)))]
+		ds.flit = sl.flit
+		ds.flit.Hops++
+		ds.at = now + pl.link
+		dv.count++
+		if dv.count == 1 || pl.saf && dv.count == dv.remain {
+			slow = movedWritten
+		}
+		// The next credit: freeFor(dg, 1, next-CreditDelay), written out.
+		if uint(dv.count) >= uint(d) || pl.slots[dg*d+int(wrap(uint(dv.head+dv.count), uint(d)))].freed+pl.credit > next {
+			slow |= movedEval
+		}
 	} else {
-		r.ovCredits[o] -= int32(b2u(int(o) < r.noInfiniteCreditsAt)) // the local port's count is unlimited
-		pl.Ejected = append(pl.Ejected, f)
+		c := &pl.ovCredits[g0+o]
+		*c -= int32(b2u(o < pl.noInfinite)) // the local port's count is unlimited
+		if *c < 1 {
+			slow = movedEval
+		}
+		k := len(pl.Ejected)
+		pl.Ejected = pl.Ejected[:k+1] // (NewPlane gives it room for one flit per router)
+		pl.Ejected[k] = sl.flit
 	}
 	if ivc.feederWaits {
 		ivc.feederWaits = false
+		slow |= movedFeeder
+	}
+	if sl.flit.Flags&Tail != 0 {
+		return slow | movedTail
+	}
+	// The next flit must be there in the next cycle.
+	if ivc.count == 0 || pl.slots[g*d+int(ivc.head)].at > next {
+		slow |= movedEval
+	}
+	return slow
+}
+
+// moveSlow runs what move left to the routers' own code (slow: move's
+// result, not 0) for the flit that left router id's input VC i in cycle
+// now: the downstream VC's reaction to the write, the waiting feeder's
+// re-evaluation, the end of the packet, and the VC's own re-evaluation.
+func (pl *Plane) moveSlow(id, i int, slow uint, now sim.Cycle) {
+	r := pl.routers[id]
+	ivc := &r.in[i]
+	o := ivc.outVC
+	if slow&movedWritten != 0 {
+		dg := uint32(pl.down[id*pl.n+int(o)])
+		pl.routers[dg/uint32(pl.n)].planeWritten(int32(dg%uint32(pl.n)), now+pl.link)
+	}
+	if slow&movedFeeder != 0 {
 		r.freedSlot(int(r.portOf[i]), int32(i), now)
 	}
-	if f.IsTail() {
-		r.tailLeft(i, o, q, now)
+	if slow&movedTail != 0 {
+		r.tailLeft(i, o, int32(ivc.outPort), now)
 		r.evalSA(int32(i), now+1)
 		return
 	}
-	// The common case decided here, the rest by evalSA: the VC keeps its
-	// request if its next flit is there and has a credit in the next cycle.
-	next := now + 1
-	if ivc.count == 0 || r.slots[i*r.depth+int(ivc.head)].at > next {
-		r.evalSA(int32(i), next)
-		return
-	}
-	if down != nil {
-		// freeFor(j, 1, next-CreditDelay), written out: freeFor is not
-		// inlined and this is the hot path.
-		d := uint(r.depth)
-		j := int(o + l.offset)
-		dv := &down.in[j]
-		if uint(dv.count) >= d || down.slots[j*r.depth+int(wrap(uint(dv.head+dv.count), d))].freed+pl.credit > next {
-			r.evalSA(int32(i), next) // no credit in the next cycle
-		}
-	} else if r.ovCredits[o] < 1 {
-		r.evalSA(int32(i), next)
+	if slow&movedEval != 0 {
+		r.evalSA(int32(i), now+1)
 	}
 }
 
+// overflow describes a write into the full global input VC g.
+func (pl *Plane) overflow(g int) string {
+	r := pl.routers[g/pl.n]
+	i := g % pl.n
+	return fmt.Sprintf("router %d: input VC (%d,%d) overflow: credit protocol violated", r.id, i/r.vcs, i%r.vcs)
+}
+
 // planeAccept writes flit f, arriving in cycle at, into input VC j of a
-// router in a plane, and has the VC re-evaluated when the flit may make it
-// eligible: it reaches the front of an active VC, or completes a
-// store-and-forward packet.
+// router in a plane (a NIC's injection; routers of the plane write by
+// move), and has the VC re-evaluated when the flit may make it eligible.
 func (r *Router) planeAccept(j int32, f Flit, at sim.Cycle) {
 	ivc := &r.in[j]
 	if uint(ivc.count) >= uint(r.depth) {
@@ -555,7 +657,17 @@ func (r *Router) planeAccept(j int32, f Flit, at sim.Cycle) {
 	sl := &r.slots[int(j)*r.depth+int(pos)]
 	sl.flit, sl.at = f, at
 	ivc.count++
-	r.buffered++
+	if ivc.count == 1 || r.saf && ivc.count == ivc.remain {
+		r.planeWritten(j, at)
+	}
+}
+
+// planeWritten follows the write of a flit, arriving in cycle at, into
+// input VC j when it may make the VC eligible: it reached the front of an
+// active VC (re-evaluated when it arrives), the front of an idle one (its
+// routing starts), or completed a store-and-forward packet.
+func (r *Router) planeWritten(j int32, at sim.Cycle) {
+	ivc := &r.in[j]
 	if ivc.count == 1 {
 		switch ivc.state {
 		case vcActive:
@@ -564,7 +676,7 @@ func (r *Router) planeAccept(j int32, f Flit, at sim.Cycle) {
 			r.startRouting(int(j), at)
 			r.mark(int(r.portOf[j]), int(r.vcOf[j]))
 		}
-	} else if r.saf && ivc.count == ivc.remain && ivc.state == vcActive {
+	} else if ivc.state == vcActive {
 		r.plane.at(at, r, j) // store-and-forward: this flit completes the packet
 	}
 }

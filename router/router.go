@@ -198,13 +198,13 @@ type Router struct {
 	depth    int
 	buffered int // flits in input buffers, those still on their links included
 
-	plane  *Plane     // the fabric's switch allocator, nil when the router allocates alone (plane.go)
-	pword  *planeWord // the plane's word holding this router's bit
-	pbit   uint64
-	plinks *[8]link  // in a plane: this router's rows of the plane's link table (port[q].link, dense)
-	pflits *[8]int64 // in a plane: its rows of the plane's link flit counts
-	saf    bool      // store-and-forward
-	rich   bool      // adaptive || scouting: VA goes through selectVC
+	plane   *Plane     // the fabric's switch allocator, nil when the router allocates alone (plane.go)
+	pword   *planeWord // the plane's word holding this router's bit
+	pbit    uint64
+	plinks  *[8]link // in a plane: this router's rows of the plane's link table (port[q].link, dense)
+	vcFlits []int64  // in a plane: its window of the plane's link flit counts, by output VC
+	saf     bool     // store-and-forward
+	rich    bool     // adaptive || scouting: VA goes through selectVC
 
 	ovCredits           []int32 // credits of each output VC not wired to a router (sinks, stand-alone)
 	noInfiniteCreditsAt int     // output VCs of the local port start here: they never run out of credits
@@ -364,7 +364,18 @@ const neverFreed = sim.Cycle(-1 << 62)
 func (r *Router) ID() int { return r.id }
 
 // Buffered returns the number of flits in the router's input buffers.
-func (r *Router) Buffered() int { return r.buffered }
+func (r *Router) Buffered() int {
+	if r.plane != nil {
+		// A plane's traversals do not keep the router's count (it would
+		// cost a write to the router's header per flit): count the VCs.
+		n := 0
+		for i := range r.in {
+			n += int(r.in[i].count)
+		}
+		return n
+	}
+	return r.buffered
+}
 
 // Waiting returns the number of input VCs whose head (or scouting header)
 // waits for VC allocation. A scouting router can have waiting headers and
