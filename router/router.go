@@ -585,12 +585,19 @@ func (r *Router) Step(now sim.Cycle) int {
 }
 
 // allocateVCs is the separable input-first VC allocator. It reports
-// whether a header past its routing delay is still waiting afterwards (it
-// tries again next cycle).
+// whether it must run again in the next cycle: a header past its routing
+// delay still waits and may get a VC then. A header that found every
+// admissible output VC taken (wormhole, without adaptive selection: the
+// only thing that stops it) cannot until one is released, and release
+// wakes a router in a plane for that; one that requested a VC and lost
+// may take another free one at once, and with cut-through, adaptive
+// selection or scouting credits and choices decide too, so those retry.
 func (r *Router) allocateVCs(now sim.Cycle) (retry bool) {
 	r.vaTouched = r.vaTouched[:0]
 	cutThrough := r.cutThrough
 	notReady := 0
+	requests := 0 // requests made; each grant takes one off
+	waitsForRelease := !cutThrough && !r.rich && r.vaFast
 	for ports := r.vaPorts; ports != 0; ports &= ports - 1 {
 		p := bits.TrailingZeros64(ports)
 		for m := r.port[p&63].vaMask; m != 0; m &= m - 1 {
@@ -644,6 +651,7 @@ func (r *Router) allocateVCs(now sim.Cycle) (retry bool) {
 					r.vaMany[o] = true
 				}
 				ivc.outVC = o // the request
+				requests++
 				break
 			}
 		}
@@ -685,12 +693,13 @@ func (r *Router) allocateVCs(now sim.Cycle) (retry bool) {
 				r.ovPtr[o] = 0
 			}
 			r.vaPtr[i] = o + 1 // the input's grant was used: its priority moves
+			requests--
 			break
 		}
 	}
 	// Requests that lost are forgotten (outVC is reset at the next
 	// allocation); their pointers stay.
-	return r.waitingVA > notReady
+	return r.waitingVA > notReady && (!waitsForRelease || requests > 0)
 }
 
 // allocateSwitch is the separable input-first switch allocator followed by
