@@ -13,10 +13,13 @@
 //
 //   - the pointer masks are thermometers whose last entry is all ones (a
 //     pointer over n requesters is at most n-1), so that entry is neither
-//     read nor rewritten;
-//   - the grant and VC bits of ports >= P and of VCs >= V are zero, so the
-//     pbits and vbits words that could hold only those (pbits[q][2] for
-//     P <= 4, vbits[p][k] for V <= 1<<k) stay zero and are not written.
+//     read nor rewritten: NewPlane sets every entry to all ones, and
+//     allocate rewrites the last one as itself with the grants' bits,
+//     which are among its requesters';
+//   - the pbits and vbits words that could only hold bits of ports >= P
+//     or VCs >= V (pbits[q][2] for P <= 4, vbits[p][k] for V <= 1<<k) are
+//     zero, as the plane is made and as allocate writes them, and are
+//     not written.
 //
 // TestPlaneAllocateWordMatchesAllocate pins the equality.
 package main
@@ -86,17 +89,21 @@ func orOf(terms []string) string { return strings.Join(terms, " | ") }
 // allocate's first pass keeps the first requester at or after the
 // pointer, m_j = r_j & le_j:
 //
-//	p_j = m_j &^ (m_0 | ... | m_{j-1}),  a = m_0 | ... | m_{n-1}
+//	p_j = m_j &^ (m_0 | ... | m_{j-1})
 //
-// and its second pass, for the routers where a is empty, the first
-// requester at all. Where a holds the router, its running found already
-// has the bit and the pass adds nothing; where it does not, no p_i is set
-// and found before j is r_0 | ... | r_{j-1}. So
+// and its second pass, for the routers where a = m_0 | ... | m_{n-1} is
+// empty, the first requester at all. Where a holds the router, its running
+// found already has the bit and the pass adds nothing; where it does not,
+// no p_i is set and found before j is r_0 | ... | r_{j-1}. So
 //
 //	g_j = p_j | r_j &^ (a | r_0 | ... | r_{j-1})
 //
-// and found = a | r_0 | ... | r_{n-1} = r_0 | ... | r_{n-1}. As le_{n-1}
-// is all ones, m_{n-1} = r_{n-1}, which is in a: g_{n-1} = p_{n-1}.
+// and found = r_0 | ... | r_{n-1}: one priority chain over the doubled
+// sequence m_0, ..., m_{n-1}, r_0, ..., r_{n-1}, in which each element
+// contributes the bits it adds to the running OR c (x &^ c is (c | x) ^ c,
+// one instruction fewer than x &^ c without BMI's ANDN). As le_{n-1} is
+// all ones, m_{n-1} = r_{n-1}, which the second half then finds in c:
+// g_{n-1} = p_{n-1}.
 func arbiter(b *bytes.Buffer, pre string, r, le, g []string, found string) {
 	n := len(r)
 	if n == 1 {
@@ -106,44 +113,52 @@ func arbiter(b *bytes.Buffer, pre string, r, le, g []string, found string) {
 		}
 		return
 	}
-	a := pre + "a"
+	c := pre + "c"
 	m := func(j int) string { return fmt.Sprintf("%sm%d", pre, j) }
 	p := func(j int) string { return fmt.Sprintf("%sp%d", pre, j) }
-	// First pass.
+	// First half: m_0 .. m_{n-2}, r_{n-1}.
 	for j := 0; j < n-1; j++ {
 		line(b, "%s := %s & %s", m(j), r[j], le[j])
 	}
-	line(b, "%s := %s", a, m(0))
-	for j := 1; j < n-1; j++ {
-		line(b, "%s := %s &^ %s", p(j), m(j), a)
-		line(b, "%s |= %s", a, m(j))
+	line(b, "%s := %s", c, m(0))
+	for j := 1; j < n; j++ {
+		x := r[j]
+		if j < n-1 {
+			x = m(j)
+		}
+		line(b, "%s := %s", p(j), c)
+		line(b, "%s |= %s", c, x)
+		line(b, "%s ^= %s", p(j), c)
 	}
-	line(b, "%s := %s &^ %s", p(n-1), r[n-1], a)
-	line(b, "%s |= %s", a, r[n-1])
-	// Second pass: a grows into found.
-	line(b, "%s := %s | %s &^ %s", g[0], m(0), r[0], a)
-	for j := 1; j < n-1; j++ {
-		line(b, "%s |= %s", a, r[j-1])
-		line(b, "%s := %s | %s &^ %s", g[j], p(j), r[j], a)
+	// Second half: r_0 .. r_{n-2}.
+	for j := 0; j < n-1; j++ {
+		pj := p(j)
+		if j == 0 {
+			pj = m(0)
+		}
+		line(b, "%s := %s", g[j], c)
+		line(b, "%s |= %s", c, r[j])
+		line(b, "%s ^= %s", g[j], c)
+		line(b, "%s |= %s", g[j], pj)
 	}
 	line(b, "%s := %s", g[n-1], p(n-1))
 	if found != "" {
-		line(b, "%s |= %s", a, r[n-2]) // r[n-1] is in a already
-		line(b, "%s := %s", found, a)
+		line(b, "%s := %s", found, c)
 	}
 }
 
 // emit writes the allocator of P ports and V VCs.
 func emit(b *bytes.Buffer, P, V int) {
 	fmt.Fprintf(b, `
-// allocate%[1]dx%[2]d is allocate for %[1]d ports and %[2]d VC(s), generated straight
+// allocate%[1]dx%[2]d is allocate for %[1]d ports and %[2]d %[3]s, generated straight
 // line by gen_plane_alloc.go from allocate's own formulas; it must leave pw
 // exactly as allocate does, bar the scratch sel, req and grant (which
-// nothing else reads): TestPlaneAllocateWordMatchesAllocate.
+// nothing else reads): TestPlaneAllocateWordMatchesAllocate. (Kept out of
+// line, as allocate.)
 //
 //go:noinline
 func (*Plane) allocate%[1]dx%[2]d(pw *planeWord) {
-`, P, V)
+`, P, V, map[bool]string{true: "VC", false: "VCs"}[V == 1])
 	sel := func(p, v int) string { return fmt.Sprintf("s%d_%d", p, v) }
 	grant := func(q, p int) string { return fmt.Sprintf("g%d_%d", q, p) }
 	line(b, "// Input stage: each port picks its first eligible VC at or after its pointer.")
@@ -186,6 +201,17 @@ func (*Plane) allocate%[1]dx%[2]d(pw *planeWord) {
 		found := fmt.Sprintf("f%d", q)
 		arbiter(b, fmt.Sprintf("o%d", q), r, le[:P-1], g, found)
 		line(b, "pw.granted[%d] = %s", q, found)
+		if V > 1 {
+			// The input ports granted, accumulated here to keep the grants'
+			// lifetimes short.
+			for p := 0; p < P; p++ {
+				op := "|="
+				if q == 0 {
+					op = ":="
+				}
+				line(b, "w%d %s %s", p, op, grant(q, p))
+			}
+		}
 		for k := 0; 1<<k < P; k++ {
 			var terms []string
 			for p := 0; p < P; p++ {
@@ -208,12 +234,7 @@ func (*Plane) allocate%[1]dx%[2]d(pw *planeWord) {
 		line(b, "// The input pointers of the ports whose request was granted move past")
 		line(b, "// the VC that used the grant.")
 		for p := 0; p < P; p++ {
-			var terms []string
-			for q := 0; q < P; q++ {
-				terms = append(terms, grant(q, p))
-			}
 			ig := fmt.Sprintf("w%d", p)
-			line(b, "%s := %s", ig, orOf(terms))
 			cum := fmt.Sprintf("d%d", p)
 			line(b, "%s := %s & %s", cum, sel(p, V-1), ig)
 			for k := 0; k < V-1; k++ {
