@@ -315,7 +315,7 @@ func (pl *Plane) Step(now sim.Cycle) int {
 		}
 	}
 	for w := range pl.words {
-		pl.allocate(&pl.words[w])
+		pl.allocateWord(&pl.words[w])
 	}
 	pl.cur = now + 1 // from here on, decisions are for the next allocation
 	moved := 0
