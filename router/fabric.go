@@ -76,6 +76,30 @@ func (r *Router) CanAccept(port, vc int, now sim.Cycle) bool {
 	return r.freeFor(int32(port*r.vcs+vc), 1, now-r.fab.CreditDelay)
 }
 
+// Inject writes flit f into input VC (port, vc) of an attached router if
+// the feeding NIC may fill a slot in cycle now (CanAccept), the flit
+// arriving in cycle at (now plus the injection line's latency), and
+// reports whether it did: CanAccept and Accept in one, the slot found once.
+func (r *Router) Inject(port, vc int, f Flit, now, at sim.Cycle) bool {
+	i := port*r.vcs + vc
+	ivc := &r.in[i]
+	d := uint(r.depth)
+	sl := &r.slots[i*r.depth+int(wrap(uint(ivc.head+ivc.count), d))]
+	if uint(ivc.count) >= d || sl.freed > now-r.fab.CreditDelay {
+		return false
+	}
+	if r.plane == nil {
+		r.accept(i, f, at)
+		return true
+	}
+	sl.flit, sl.at = f, at
+	ivc.count++
+	if ivc.count == 1 || r.saf && ivc.count == ivc.remain {
+		r.planeWritten(int32(i), at)
+	}
+	return true
+}
+
 // freeFor reports whether input VC i has need free slots that were freed
 // in cycle seen or before: the credits the feeding side holds in cycle
 // seen + CreditDelay. Slots are filled and emptied in ring order, so the

@@ -109,3 +109,43 @@ func TestFabricRefusesMismatches(t *testing.T) {
 		t.Error("connect to a router with another buffer depth accepted")
 	}
 }
+
+// TestInjectIsCanAcceptThenAccept feeds the same 10-flit packet to two
+// identical pairs of routers, one through CanAccept and Accept, the other
+// through Inject, with a credit delay of 3: Inject must refuse exactly when
+// CanAccept says no (a full buffer, a credit still on its way back) and
+// the two runs must send the same flits in the same cycles.
+func TestInjectIsCanAcceptThenAccept(t *testing.T) {
+	a1, b1, _ := twoRouters(t, 1, 3)
+	a2, b2, _ := twoRouters(t, 1, 3)
+	flits := packetFlits(1, 1, 10)
+	n1, n2, refused := 0, 0, 0
+	for now := sim.Cycle(0); now < 40; now++ {
+		if n1 < len(flits) && a1.CanAccept(1, 0, now) {
+			a1.Accept(1, 0, flits[n1], now+1)
+			n1++
+		}
+		if n2 < len(flits) {
+			if a2.Inject(1, 0, flits[n2], now, now+1) {
+				n2++
+			} else {
+				refused++
+			}
+		}
+		if n1 != n2 {
+			t.Fatalf("cycle %d: %d flits accepted by CanAccept/Accept, %d by Inject", now, n1, n2)
+		}
+		a1.Step(now)
+		a2.Step(now)
+		if now >= 15 { // router 1 sleeps until then: router 0's buffer fills and credits stall
+			b1.Step(now)
+			b2.Step(now)
+			if len(b1.Sent) != len(b2.Sent) || len(b1.Sent) == 1 && b1.Sent[0].Flit != b2.Sent[0].Flit {
+				t.Fatalf("cycle %d: sinks got %+v and %+v", now, b1.Sent, b2.Sent)
+			}
+		}
+	}
+	if n2 != len(flits) || refused == 0 {
+		t.Fatalf("Inject took %d of %d flits and refused %d times; want all, with refusals while the buffers were full", n2, len(flits), refused)
+	}
+}

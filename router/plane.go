@@ -77,8 +77,12 @@ type Plane struct {
 	noInfinite int
 	vcFlits    []int64 // [id*n + o]: flits router id sent through output VC o to a router since it joined the plane
 
-	dec  []int8   // [id<<3 | q]: the input VC output port q of router id takes its flit from
-	qset []uint64 // [id]: the output ports of router id that granted
+	dec []int8 // [id<<3 | q]: the input VC output port q of router id takes its flit from
+	// grants lists a word's granted input VCs in the order they move,
+	// each as g<<6 | i (global VC g, VC i of its router): at most one per
+	// output port and router.
+	grants [64 * MaxPlanePorts]int32
+	qset   []uint64 // [id]: the output ports of router id that granted
 
 	vaWait []uint64 // routers with a header past its routing delay waiting for VC allocation
 
@@ -193,6 +197,9 @@ func NewPlane(f *Fabric, routers []*Router, horizon int) (*Plane, error) {
 		case r.plane != nil:
 			return nil, fmt.Errorf("router %d: already in a plane", r.id)
 		}
+	}
+	if len(routers)*r0.ports*r0.vcs >= 1<<25 {
+		return nil, fmt.Errorf("router: a plane of %d routers with %d input VCs each is beyond its 2^25 global VCs", len(routers), r0.ports*r0.vcs)
 	}
 	rc := r0.cfg
 	horizon = max(horizon, int(f.LinkDelay)+rc.RoutingDelay, int(f.CreditDelay), rc.VCAllocDelay, 1)
@@ -413,29 +420,28 @@ func (pl *Plane) allocate(pw *planeWord) {
 
 // traverse moves the winners of word w through their crossbars, output
 // port by output port and within a port in router order, or with
-// RouterOrder router by router. It returns the flits moved. (Kept out of
-// line, as allocate.)
+// RouterOrder router by router: it lists the granted input VCs in that
+// order, then moves their flits (move). It returns the flits moved. (Kept
+// out of line, as allocate.)
 //
 //go:noinline
 func (pl *Plane) traverse(w int, now sim.Cycle) int {
 	pw := &pl.words[w]
-	P, V := pl.ports, pl.vcs
+	P, V, n := pl.ports, pl.vcs, pl.n
+	list := &pl.grants
+	k := 0
 	if !pl.RouterOrder {
-		moved := 0
 		for q := 0; q < P; q++ {
 			pb := &pw.pbits[q&7]
-			g := pw.granted[q&7]
-			moved += bits.OnesCount64(g)
-			for ; g != 0; g &= g - 1 {
+			for g := pw.granted[q&7]; g != 0; g &= g - 1 {
 				b := uint(bits.TrailingZeros64(g))
 				p := pb[0]>>b&1 | pb[1]>>b&1<<1 | pb[2]>>b&1<<2
-				id, i := w<<6|int(b), int(p)*V+pw.vcAt(p, b, V)
-				if slow := pl.move(id, i, now); slow != 0 {
-					pl.moveSlow(id, i, slow, now)
-				}
+				i := int(p)*V + pw.vcAt(p, b, V)
+				list[k&(len(list)-1)] = int32((w<<6|int(b))*n+i)<<6 | int32(i)
+				k++
 			}
 		}
-		return moved
+		return pl.move(list[:k], now)
 	}
 	// The decisions of each router: the input VC each granted output port
 	// takes its flit from.
@@ -452,20 +458,17 @@ func (pl *Plane) traverse(w int, now sim.Cycle) int {
 			pl.qset[id] |= 1 << uint(q)
 		}
 	}
-	moved := 0
 	for ; any != 0; any &= any - 1 {
 		id := w<<6 | bits.TrailingZeros64(any)
 		qs := pl.qset[id]
 		pl.qset[id] = 0
 		for ; qs != 0; qs &= qs - 1 {
 			i := int(pl.dec[id<<3|bits.TrailingZeros64(qs)])
-			if slow := pl.move(id, i, now); slow != 0 {
-				pl.moveSlow(id, i, slow, now)
-			}
-			moved++
+			list[k&(len(list)-1)] = int32(id*n+i)<<6 | int32(i)
+			k++
 		}
 	}
-	return moved
+	return pl.move(list[:k], now)
 }
 
 // evalSA decides whether input VC i may request the switch in the
@@ -542,87 +545,96 @@ const (
 	movedEval                // the VC's request for the next cycle is not decided: evalSA
 )
 
-// move moves the front flit of router id's input VC i, granted the
-// switch in cycle now, into the downstream buffer (or to the sink), and
-// decides at once whether the VC may request again in the next cycle: it
-// is still active and past its pipeline delays, so only its next flit and
-// its next credit are in question (for store-and-forward the whole packet
-// arrived before its head left).
+// move moves the front flit of each listed input VC (g<<6 | i: global VC
+// g, VC i of its router), granted the switch in cycle now, into the
+// downstream buffer (or to the sink), in list order, and decides at once
+// whether the VC may request again in the next cycle: it is still active
+// and past its pipeline delays, so only its next flit and its next credit
+// are in question (for store-and-forward the whole packet arrived before
+// its head left). It returns the flits moved.
 //
-// It works on the plane's network-wide arrays and calls nothing (a call
-// on any path has the compiler save the live values on the common one):
-// what needs the routers' own code is returned as moved* bits for
-// moveSlow, which runs it in the order a single routine would. Deciding
-// the VC's next request before those calls is the same decision: they run
-// on other routers (the downstream VC's reaction, the upstream feeder's
-// re-evaluation) or end the packet, after which evalSA decides anew. The
-// routers' buffered counts are not kept here (Buffered counts the VCs).
-func (pl *Plane) move(id, i int, now sim.Cycle) (slow uint) {
+// It works on the plane's network-wide arrays, and its common path calls
+// nothing (a call in the loop has the compiler save and reload every live
+// value around it): what needs the routers' own code is collected as
+// moved* bits and run by moveSlow before the next flit moves, in the order
+// a single routine would. Deciding the VC's next request before those
+// calls is the same decision: they run on other routers (the downstream
+// VC's reaction, the upstream feeder's re-evaluation) or end the packet,
+// after which evalSA decides anew. The routers' buffered counts are not
+// kept here (Buffered counts the VCs).
+func (pl *Plane) move(list []int32, now sim.Cycle) int {
 	d := pl.depth
-	g0 := id * pl.n
-	g := g0 + i
-	ivc := &pl.ivc[g]
-	h := uint(ivc.head)
-	sl := &pl.slots[g*d+int(h)]
-	sl.freed = now
-	ivc.head = int32(wrap(h+1, uint(d)))
-	ivc.count--
-	ivc.remain--
-	o := int(ivc.outVC)
-	dg := int(pl.down[g0+o])
 	next := now + 1
-	if dg >= 0 {
-		pl.vcFlits[g0+o]++
-		dv := &pl.ivc[dg]
-		if uint(dv.count) >= uint(d) {
-			panic(pl.overflow(dg))
+	ivcs, slots, down := pl.ivc, pl.slots, pl.down
+	for _, e := range list {
+		g, i := int(e>>6), int(e&63)
+		g0 := g - i
+		ivc := &ivcs[g]
+		h := uint(ivc.head)
+		sl := &slots[g*d+int(h)]
+		sl.freed = now
+		ivc.head = int32(wrap(h+1, uint(d)))
+		ivc.count--
+		ivc.remain--
+		o := int(ivc.outVC)
+		dg := int(down[g0+o])
+		var slow uint
+		if dg >= 0 {
+			pl.vcFlits[g0+o]++
+			dv := &ivcs[dg]
+			if uint(dv.count) >= uint(d) {
+				panic(pl.overflow(dg))
+			}
+			ds := &slots[dg*d+int(wrap(uint(dv.head+dv.count), uint(d)))]
+			ds.flit = sl.flit
+			ds.flit.Hops++
+			ds.at = now + pl.link
+			dv.count++
+			if dv.count == 1 || pl.saf && dv.count == dv.remain {
+				slow = movedWritten
+			}
+			// The next credit: freeFor(dg, 1, next-CreditDelay), written out.
+			if uint(dv.count) >= uint(d) || slots[dg*d+int(wrap(uint(dv.head+dv.count), uint(d)))].freed+pl.credit > next {
+				slow |= movedEval
+			}
+		} else {
+			c := &pl.ovCredits[g0+o]
+			*c -= int32(b2u(o < pl.noInfinite)) // the local port's count is unlimited
+			if *c < 1 {
+				slow = movedEval
+			}
+			k := len(pl.Ejected)
+			pl.Ejected = pl.Ejected[:k+1] // (NewPlane gives it room for one flit per output port)
+			pl.Ejected[k] = sl.flit
 		}
-		ds := &pl.slots[dg*d+int(wrap(uint(dv.head+dv.count), uint(d)))]
-		ds.flit = sl.flit
-		ds.flit.Hops++
-		ds.at = now + pl.link
-		dv.count++
-		if dv.count == 1 || pl.saf && dv.count == dv.remain {
-			slow = movedWritten
+		if ivc.feederWaits {
+			ivc.feederWaits = false
+			slow |= movedFeeder
 		}
-		// The next credit: freeFor(dg, 1, next-CreditDelay), written out.
-		if uint(dv.count) >= uint(d) || pl.slots[dg*d+int(wrap(uint(dv.head+dv.count), uint(d)))].freed+pl.credit > next {
-			slow |= movedEval
+		if sl.flit.Flags&Tail != 0 {
+			slow |= movedTail
+		} else if ivc.count == 0 || slots[g*d+int(ivc.head)].at > next {
+			slow |= movedEval // the next flit is not there in the next cycle
 		}
-	} else {
-		c := &pl.ovCredits[g0+o]
-		*c -= int32(b2u(o < pl.noInfinite)) // the local port's count is unlimited
-		if *c < 1 {
-			slow = movedEval
+		if slow != 0 {
+			pl.moveSlow(g0, i, slow, now)
 		}
-		k := len(pl.Ejected)
-		pl.Ejected = pl.Ejected[:k+1] // (NewPlane gives it room for one flit per router)
-		pl.Ejected[k] = sl.flit
 	}
-	if ivc.feederWaits {
-		ivc.feederWaits = false
-		slow |= movedFeeder
-	}
-	if sl.flit.Flags&Tail != 0 {
-		return slow | movedTail
-	}
-	// The next flit must be there in the next cycle.
-	if ivc.count == 0 || pl.slots[g*d+int(ivc.head)].at > next {
-		slow |= movedEval
-	}
-	return slow
+	return len(list)
 }
 
-// moveSlow runs what move left to the routers' own code (slow: move's
-// result, not 0) for the flit that left router id's input VC i in cycle
-// now: the downstream VC's reaction to the write, the waiting feeder's
-// re-evaluation, the end of the packet, and the VC's own re-evaluation.
-func (pl *Plane) moveSlow(id, i int, slow uint, now sim.Cycle) {
+// moveSlow runs what move left to the routers' own code (slow: not 0)
+// for the flit that left input VC i of the router whose VCs start at
+// global VC g0, in cycle now: the downstream VC's reaction to the write,
+// the waiting feeder's re-evaluation, the end of the packet, and the VC's
+// own re-evaluation.
+func (pl *Plane) moveSlow(g0, i int, slow uint, now sim.Cycle) {
+	id := g0 / pl.n
 	r := pl.routers[id]
 	ivc := &r.in[i]
 	o := ivc.outVC
 	if slow&movedWritten != 0 {
-		dg := uint32(pl.down[id*pl.n+int(o)])
+		dg := uint32(pl.down[g0+int(o)])
 		pl.routers[dg/uint32(pl.n)].planeWritten(int32(dg%uint32(pl.n)), now+pl.link)
 	}
 	if slow&movedFeeder != 0 {

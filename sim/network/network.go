@@ -642,19 +642,20 @@ func (n *Network) injectFlit(i, node, port int) bool {
 		}
 		ni.cur, ni.sent, ni.vc = q.Front(), 0, vc
 	}
-	if !r.CanAccept(port, int(ni.vc), now) {
-		return false
-	}
 	pk := &n.packets[ni.cur]
 	f := router.Flit{Packet: ni.cur, Dest: pk.dst, Len: pk.length}
 	if ni.sent == 0 {
 		f.Flags |= router.Head
-		pk.inject = now
 	}
 	if ni.sent == pk.length-1 {
 		f.Flags |= router.Tail
 	}
-	r.Accept(port, int(ni.vc), f, now+sim.Cycle(n.cfg.InjectionLatency))
+	if !r.Inject(port, int(ni.vc), f, now, now+sim.Cycle(n.cfg.InjectionLatency)) {
+		return false
+	}
+	if ni.sent == 0 {
+		pk.inject = now
+	}
 	n.queuedFlits--
 	n.lastProgress = now
 	ni.sent++
