@@ -239,6 +239,12 @@ func New(cfg Config) (*Network, error) {
 		}
 		return out
 	}
+	if table := routeTable(nn, route); table != nil {
+		route = func(cur, dest int, out []router.Candidate) []router.Candidate {
+			e := table[cur*nn+dest]
+			return append(out, router.Candidate{Port: int(e >> 8), Class: int(e & 0xff)})
+		}
+	}
 	for i := 0; i < nn; i++ {
 		r, err := router.New(i, n.ports, cfg.Router, cfg.EjectionVCs, classes, route,
 			sim.NewStream(cfg.Seed, sim.PurposeRouting, uint64(i)))
@@ -395,6 +401,38 @@ func maxString(m int) string {
 		return "unbounded"
 	}
 	return fmt.Sprint(m)
+}
+
+// maxRouteTable bounds the nodes for which routeTable tabulates a
+// routing function: 256 nodes make a 128 KiB table, which still beats
+// computing the route (a head asks at every hop); beyond, the table's
+// cache misses would cost what it saves.
+const maxRouteTable = 256
+
+// routeTable tabulates a routing function that gives one candidate for
+// every (router, destination) pair, as dimension-order routing does:
+// entry cur*nodes + dest is the candidate's port<<8 | class. Routing
+// functions are functions of (cur, dest) only (topology.Routing), so the
+// table answers as the function would. It returns nil, and the function
+// is called as before, when some pair has several candidates (random
+// minimal, adaptive), a port or class does not fit a byte, or the network
+// has more than maxRouteTable nodes.
+func routeTable(nodes int, route router.RouteFunc) []uint16 {
+	if nodes > maxRouteTable {
+		return nil
+	}
+	table := make([]uint16, nodes*nodes)
+	buf := make([]router.Candidate, 0, 8)
+	for cur := 0; cur < nodes; cur++ {
+		for dest := 0; dest < nodes; dest++ {
+			buf = route(cur, dest, buf[:0])
+			if len(buf) != 1 || buf[0].Port > 0xff || buf[0].Class > 0xff {
+				return nil
+			}
+			table[cur*nodes+dest] = uint16(buf[0].Port<<8 | buf[0].Class)
+		}
+	}
+	return table
 }
 
 // Topology returns the network's topology (nil for a multistage fabric).
