@@ -9,7 +9,9 @@
 #
 #   scripts/cost.sh [8|16] [cycles]    (default: 8x8 torus at 0.2, 5000 cycles)
 #
-# The engine is built with cmd/flitsim/default.pgo, as flitsim itself is.
+# The engine is built with cmd/flitsim/default.pgo, as flitsim itself is;
+# PGO=off scripts/cost.sh counts it without (profile-guided inlining moves
+# counts by a few percent, and a stale profile misleads when comparing).
 # Needs valgrind (apt-get install valgrind); the Go runtime's asynchronous
 # preemption is switched off, which valgrind requires.
 set -euo pipefail
@@ -19,7 +21,7 @@ command -v valgrind >/dev/null || { echo "cost.sh: valgrind not found (apt-get i
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-go test -c -pgo=cmd/flitsim/default.pgo -o "$tmp/network.test" ./sim/network
+go test -c -pgo="${PGO:-cmd/flitsim/default.pgo}" -o "$tmp/network.test" ./sim/network
 FLITSIM_COST_K=$k FLITSIM_COST_CYCLES=$cycles GODEBUG=asyncpreemptoff=1 GOMAXPROCS=1 \
 	valgrind --tool=callgrind --branch-sim=yes --cache-sim=yes --callgrind-out-file="$tmp/out" \
 	"$tmp/network.test" -test.run '^TestCostProfile$' >/dev/null 2>"$tmp/log" || { cat "$tmp/log" >&2; exit 1; }
