@@ -24,20 +24,29 @@ var speedCases = []speedCase{{8, 0.2, 300_000}, {16, 0.1, 30_000}}
 // cmdBench prints the headline speed figures: simulated cycles per second,
 // flit-hops per second and allocations per cycle on the reference
 // networks (network.SpeedConfig), best and median of --repeat timings,
-// against the targets. It is a measurement, not a test: it exits 0 whether
-// or not a target is met. The same figures come from
+// against the targets, on the calling goroutine (one core; --cpu pins it
+// to a given CPU, as `taskset -c` would). It is a measurement, not a
+// test: it exits 0 whether or not a target is met. The same figures come from
 // `go test ./sim/network -run XXX -bench Torus`.
 func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newCommand("bench", "[flags]", stderr)
 	cycles := fs.Int("cycles", 30000, "cycles timed per repeat")
 	warmup := fs.Int("warmup", 20000, "cycles simulated before timing")
 	repeat := fs.Int("repeat", 3, "timings per network (best and median are printed)")
+	cpu := fs.Int("cpu", -1, "pin the timing thread to this CPU (Linux; -1: let the scheduler place it)")
 	if help, err := fs.parse(args, ""); help || err != nil {
 		return err
 	}
 	if *cycles < 1 || *warmup < 0 || *repeat < 1 {
 		fs.Usage()
 		return withCode(exitUsage, fmt.Errorf("bench: --cycles and --repeat must be >= 1, --warmup >= 0"))
+	}
+	if *cpu >= 0 {
+		release, err := pinToCPU(*cpu)
+		if err != nil {
+			return withCode(exitRuntime, err)
+		}
+		defer release()
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "network\tload\tcycles/s best\tcycles/s median\tflit-hops/s best\tallocs/cycle\ttarget\tmet\t")
