@@ -641,7 +641,7 @@ func (r *Router) allocateVCs(now sim.Cycle) (retry bool) {
 				if o >= hi {
 					o -= span
 				}
-				if r.ovOwner[o] >= 0 || !r.hasCredits(int32(ivc.outPort), o, need, now) {
+				if r.ovOwner[o] >= 0 || need > 0 && !r.hasCredits(int32(ivc.outPort), o, need, now) { // (need 0: always)
 					continue
 				}
 				if r.vaReq[o] < 0 {
