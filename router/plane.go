@@ -79,8 +79,8 @@ type Plane struct {
 
 	dec []int8 // [id<<3 | q]: the input VC output port q of router id takes its flit from
 	// grants lists a word's granted input VCs in the order they move,
-	// each as g<<6 | i (global VC g, VC i of its router): at most one per
-	// output port and router.
+	// each as id<<6 | i (VC i of router id): at most one per output port
+	// and router.
 	grants [64 * MaxPlanePorts]int32
 	qset   []uint64 // [id]: the output ports of router id that granted
 
@@ -198,8 +198,8 @@ func NewPlane(f *Fabric, routers []*Router, horizon int) (*Plane, error) {
 			return nil, fmt.Errorf("router %d: already in a plane", r.id)
 		}
 	}
-	if len(routers)*r0.ports*r0.vcs >= 1<<25 {
-		return nil, fmt.Errorf("router: a plane of %d routers with %d input VCs each is beyond its 2^25 global VCs", len(routers), r0.ports*r0.vcs)
+	if len(routers) >= 1<<25 {
+		return nil, fmt.Errorf("router: a plane of %d routers is beyond its 2^25 (grants are listed as router<<6 | VC in 32 bits)", len(routers))
 	}
 	rc := r0.cfg
 	horizon = max(horizon, int(f.LinkDelay)+rc.RoutingDelay, int(f.CreditDelay), rc.VCAllocDelay, 1)
@@ -427,7 +427,7 @@ func (pl *Plane) allocate(pw *planeWord) {
 //go:noinline
 func (pl *Plane) traverse(w int, now sim.Cycle) int {
 	pw := &pl.words[w]
-	P, V, n := pl.ports, pl.vcs, pl.n
+	P, V := pl.ports, pl.vcs
 	list := &pl.grants
 	k := 0
 	if !pl.RouterOrder {
@@ -437,7 +437,7 @@ func (pl *Plane) traverse(w int, now sim.Cycle) int {
 				b := uint(bits.TrailingZeros64(g))
 				p := pb[0]>>b&1 | pb[1]>>b&1<<1 | pb[2]>>b&1<<2
 				i := int(p)*V + pw.vcAt(p, b, V)
-				list[k&(len(list)-1)] = int32((w<<6|int(b))*n+i)<<6 | int32(i)
+				list[k&(len(list)-1)] = int32(w<<6|int(b))<<6 | int32(i)
 				k++
 			}
 		}
@@ -464,7 +464,7 @@ func (pl *Plane) traverse(w int, now sim.Cycle) int {
 		pl.qset[id] = 0
 		for ; qs != 0; qs &= qs - 1 {
 			i := int(pl.dec[id<<3|bits.TrailingZeros64(qs)])
-			list[k&(len(list)-1)] = int32(id*n+i)<<6 | int32(i)
+			list[k&(len(list)-1)] = int32(id)<<6 | int32(i)
 			k++
 		}
 	}
@@ -545,8 +545,8 @@ const (
 	movedEval                // the VC's request for the next cycle is not decided: evalSA
 )
 
-// move moves the front flit of each listed input VC (g<<6 | i: global VC
-// g, VC i of its router), granted the switch in cycle now, into the
+// move moves the front flit of each listed input VC (id<<6 | i: VC i of
+// router id), granted the switch in cycle now, into the
 // downstream buffer (or to the sink), in list order, and decides at once
 // whether the VC may request again in the next cycle: it is still active
 // and past its pipeline delays, so only its next flit and its next credit
@@ -566,9 +566,11 @@ func (pl *Plane) move(list []int32, now sim.Cycle) int {
 	d := pl.depth
 	next := now + 1
 	ivcs, slots, down := pl.ivc, pl.slots, pl.down
+	n := pl.n
 	for _, e := range list {
-		g, i := int(e>>6), int(e&63)
-		g0 := g - i
+		id, i := int(e>>6), int(e&63)
+		g0 := id * n
+		g := g0 + i
 		ivc := &ivcs[g]
 		h := uint(ivc.head)
 		sl := &slots[g*d+int(h)]
@@ -617,24 +619,22 @@ func (pl *Plane) move(list []int32, now sim.Cycle) int {
 			slow |= movedEval // the next flit is not there in the next cycle
 		}
 		if slow != 0 {
-			pl.moveSlow(g0, i, slow, now)
+			pl.moveSlow(id, i, slow, now)
 		}
 	}
 	return len(list)
 }
 
 // moveSlow runs what move left to the routers' own code (slow: not 0)
-// for the flit that left input VC i of the router whose VCs start at
-// global VC g0, in cycle now: the downstream VC's reaction to the write,
-// the waiting feeder's re-evaluation, the end of the packet, and the VC's
-// own re-evaluation.
-func (pl *Plane) moveSlow(g0, i int, slow uint, now sim.Cycle) {
-	id := g0 / pl.n
+// for the flit that left router id's input VC i in cycle now: the
+// downstream VC's reaction to the write, the waiting feeder's
+// re-evaluation, the end of the packet, and the VC's own re-evaluation.
+func (pl *Plane) moveSlow(id, i int, slow uint, now sim.Cycle) {
 	r := pl.routers[id]
 	ivc := &r.in[i]
 	o := ivc.outVC
 	if slow&movedWritten != 0 {
-		dg := uint32(pl.down[g0+int(o)])
+		dg := uint32(pl.down[id*pl.n+int(o)])
 		pl.routers[dg/uint32(pl.n)].planeWritten(int32(dg%uint32(pl.n)), now+pl.link)
 	}
 	if slow&movedFeeder != 0 {
