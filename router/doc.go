@@ -26,8 +26,12 @@
 // scouting headers): the plane allocates all routers at once on bit-sliced
 // masks, 64 routers per machine word, keeps each VC's switch request exact
 // by events instead of testing it every cycle, and steps the routers' VC
-// allocation and traversals itself. Its decisions are the routers' own,
-// cycle for cycle (see Plane); a router in a plane is not stepped by Step.
+// allocation and traversals itself. It holds the routers' input VCs,
+// buffers and counted credits in network-wide arrays (each router's own
+// slices are windows of them), so a traversal goes from one global VC to
+// the next without loading the routers. Its decisions are the routers'
+// own, cycle for cycle (see Plane); a router in a plane is not stepped by
+// Step.
 //
 // # Pipeline and timing
 //

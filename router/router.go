@@ -783,7 +783,7 @@ func rotate(m uint64, k, n uint, mask uint64) uint64 {
 
 // traverse moves the front flit of input VC i through the crossbar: into
 // the downstream buffer (a wired port) or the outbox Sent. (A router in a
-// plane uses planeTraverse.)
+// plane moves through Plane.move.)
 func (r *Router) traverse(i int, now sim.Cycle) {
 	ivc, f := r.pop(i, now)
 	o := ivc.outVC
