@@ -150,20 +150,5 @@ func TestCheckEscapeFindsCycles(t *testing.T) {
 // scouting paper, averaged over all (cur, dest) pairs; it must not
 // allocate.
 func BenchmarkDuatoRoute8x8(b *testing.B) {
-	top := mustNew(b, Spec{Kind: Torus, K: 8, N: 2, Bidirectional: true})
-	r := NewDuato(top)
-	buf := make([]Candidate, 0, top.NetPorts()+1)
-	n := top.Nodes()
-	b.ReportAllocs()
-	cur, dest := 0, 0
-	for b.Loop() {
-		buf = r.Route(cur, dest, buf[:0])
-		if dest++; dest == n {
-			dest = 0
-			if cur++; cur == n {
-				cur = 0
-			}
-		}
-	}
-	_ = buf
+	benchRoute(b, mustNew(b, Spec{Kind: Torus, K: 8, N: 2, Bidirectional: true}), NewDuato)
 }

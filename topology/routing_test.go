@@ -368,8 +368,14 @@ func TestCheckLarge(t *testing.T) {
 // BenchmarkDORRoute16x16 measures one DOR decision on a bidirectional
 // 16x16 torus, averaged over all (cur, dest) pairs; it must not allocate.
 func BenchmarkDORRoute16x16(b *testing.B) {
-	top := mustNew(b, Spec{Kind: Torus, K: 16, N: 2, Bidirectional: true})
-	r := NewDimensionOrder(top)
+	benchRoute(b, mustNew(b, Spec{Kind: Torus, K: 16, N: 2, Bidirectional: true}), NewDimensionOrder)
+}
+
+// benchRoute measures one Route call of the routing function newRouting
+// builds on top, cycling through every (cur, dest) pair so that the mean
+// covers them all, with allocations reported.
+func benchRoute[R Routing](b *testing.B, top *Topology, newRouting func(*Topology) R) {
+	r := newRouting(top)
 	buf := make([]Candidate, 0, top.NetPorts()+1)
 	n := top.Nodes()
 	b.ReportAllocs()
