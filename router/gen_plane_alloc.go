@@ -147,6 +147,39 @@ func arbiter(b *bytes.Buffer, pre string, r, le, g []string, found string) {
 	}
 }
 
+// binary writes dst[k] = the OR of the names g[j] whose index j has bit k
+// set, for each bit of an index below len(g): where at most one g[j] holds
+// a router (a grant), the index of that one in binary, as allocate forms
+// pbits and vbits.
+func binary(b *bytes.Buffer, dst string, g []string) {
+	for k := 0; 1<<k < len(g); k++ {
+		var terms []string
+		for j, x := range g {
+			if j>>k&1 == 1 {
+				terms = append(terms, x)
+			}
+		}
+		line(b, "%s[%d] = %s", dst, k, orOf(terms))
+	}
+}
+
+// movePointer writes the move of a thermometer pointer over n requesters
+// past its grant, as allocate's two pointer updates do: g[0..n-1] are the
+// grants (at most one holds a router), moved the routers granted, and
+// le[0..n-2] the pointer's masks (le[n-1] stays all ones). Entry k of a
+// moved router becomes "granted at or before k-1, or the last": the
+// running OR cum of g[n-1], g[0], ..., g[k-1].
+func movePointer(b *bytes.Buffer, cum string, le, g []string, moved string) {
+	n := len(g)
+	line(b, "%s := %s", cum, g[n-1]) // granted the last: the pointer wraps to 0
+	for k := 0; k < n-1; k++ {
+		if k > 0 {
+			line(b, "%s |= %s", cum, g[k-1])
+		}
+		line(b, "%[1]s = %[1]s&^%[2]s | %[3]s", le[k], moved, cum)
+	}
+}
+
 // emit writes the allocator of P ports and V VCs.
 func emit(b *bytes.Buffer, P, V int) {
 	fmt.Fprintf(b, `
@@ -173,15 +206,7 @@ func (*Plane) allocate%[1]dx%[2]d(pw *planeWord) {
 			g = append(g, sel(p, v))
 		}
 		arbiter(b, fmt.Sprintf("i%d", p), r, le[:V-1], g, "")
-		for k := 0; 1<<k < V; k++ {
-			var terms []string
-			for v := 0; v < V; v++ {
-				if v>>k&1 == 1 {
-					terms = append(terms, sel(p, v))
-				}
-			}
-			line(b, "pw.vbits[%d][%d] = %s", p, k, orOf(terms))
-		}
+		binary(b, fmt.Sprintf("pw.vbits[%d]", p), g)
 	}
 	line(b, "// Output stage: each output port grants its first requesting input port")
 	line(b, "// at or after its pointer; the pointer moves past the grant.")
@@ -212,37 +237,20 @@ func (*Plane) allocate%[1]dx%[2]d(pw *planeWord) {
 				line(b, "w%d %s %s", p, op, grant(q, p))
 			}
 		}
-		for k := 0; 1<<k < P; k++ {
-			var terms []string
-			for p := 0; p < P; p++ {
-				if p>>k&1 == 1 {
-					terms = append(terms, grant(q, p))
-				}
-			}
-			line(b, "pw.pbits[%d][%d] = %s", q, k, orOf(terms))
-		}
-		cum := fmt.Sprintf("c%d", q)
-		line(b, "%s := %s", cum, grant(q, P-1)) // granted the last port: the pointer wraps to 0
-		for k := 0; k < P-1; k++ {
-			if k > 0 {
-				line(b, "%s |= %s", cum, grant(q, k-1))
-			}
-			line(b, "pw.outLE[%[1]d] = pw.outLE[%[1]d]&^%[2]s | %[3]s", q<<3|k, found, cum)
-		}
+		binary(b, fmt.Sprintf("pw.pbits[%d]", q), g)
+		movePointer(b, fmt.Sprintf("c%d", q), le[:P-1], g, found)
 	}
 	if V > 1 {
 		line(b, "// The input pointers of the ports whose request was granted move past")
 		line(b, "// the VC that used the grant.")
 		for p := 0; p < P; p++ {
 			ig := fmt.Sprintf("w%d", p)
-			cum := fmt.Sprintf("d%d", p)
-			line(b, "%s := %s & %s", cum, sel(p, V-1), ig)
-			for k := 0; k < V-1; k++ {
-				if k > 0 {
-					line(b, "%s |= %s & %s", cum, sel(p, k-1), ig)
-				}
-				line(b, "pw.inLE[%[1]d] = pw.inLE[%[1]d]&^%[2]s | %[3]s", p*V+k, ig, cum)
+			var le, used []string // the pointer, and the VCs whose request was granted
+			for v := 0; v < V; v++ {
+				le = append(le, fmt.Sprintf("pw.inLE[%d]", p*V+v))
+				used = append(used, sel(p, v)+" & "+ig)
 			}
+			movePointer(b, fmt.Sprintf("d%d", p), le[:V-1], used, ig)
 		}
 	}
 	b.WriteString("}\n")
