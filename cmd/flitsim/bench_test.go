@@ -19,23 +19,6 @@ func TestBenchPrintsHeadline(t *testing.T) {
 	}
 }
 
-// TestBenchPinned times with the thread pinned to CPU 0 (present on every
-// machine) and refuses a CPU that does not exist.
-func TestBenchPinned(t *testing.T) {
-	var out, errb bytes.Buffer
-	if code := Main(context.Background(), []string{"bench", "--cpu", "0", "--cycles", "200", "--warmup", "200", "--repeat", "1"}, &out, &errb); code != exitOK {
-		t.Fatalf("exit %d: %s", code, errb.String())
-	}
-	if !strings.Contains(out.String(), "8x8 torus") {
-		t.Errorf("output lacks the 8x8 row:\n%s", out.String())
-	}
-	out.Reset()
-	errb.Reset()
-	if code := Main(context.Background(), []string{"bench", "--cpu", "100000", "--cycles", "200", "--repeat", "1"}, &out, &errb); code == exitOK || !strings.Contains(errb.String(), "CPU 100000") {
-		t.Errorf("--cpu 100000: exit %d, stderr %q; want a refusal naming the CPU", code, errb.String())
-	}
-}
-
 func TestBenchUsage(t *testing.T) {
 	for _, args := range [][]string{{"bench", "extra"}, {"bench", "--cycles", "0"}, {"bench", "--nope"}} {
 		var out, errb bytes.Buffer
