@@ -1,7 +1,6 @@
 package validation
 
 import (
-	"bytes"
 	"encoding/json"
 
 	"github.com/flitsim/flitsim/sim/sweep"
@@ -35,9 +34,7 @@ func (r PointResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON reads what MarshalJSON writes (unknown fields refused).
 func (r *PointResult) UnmarshalJSON(b []byte) error {
 	var j pointResultJSON
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&j); err != nil {
+	if err := sweep.DecodeStrict(b, &j); err != nil {
 		return err
 	}
 	*r = PointResult{Point: SimPoint{Rate: float64(j.Rate), Status: j.Status, Reason: j.Reason}, Err: j.Err}

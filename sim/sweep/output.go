@@ -177,9 +177,7 @@ func ReadJSON(dir string) ([]Row, error) {
 		return nil, err
 	}
 	var doc jsonDoc
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&doc); err != nil {
+	if err := DecodeStrict(b, &doc); err != nil {
 		return nil, fmt.Errorf("reading %s: %w", filepath.Join(dir, JSONFile), err)
 	}
 	return doc.Rows, nil

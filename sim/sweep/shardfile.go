@@ -234,9 +234,7 @@ func readShardFile[O any](path string) (*ShardFile[O], error) {
 		return nil, err
 	}
 	var f ShardFile[O]
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&f); err != nil {
+	if err := DecodeStrict(b, &f); err != nil {
 		return nil, fmt.Errorf("%s: not a readable shard file: %w", path, err)
 	}
 	if f.Format != ShardFormat {
@@ -281,9 +279,7 @@ func (o Outcome) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON reads what MarshalJSON writes.
 func (o *Outcome) UnmarshalJSON(b []byte) error {
 	var j outcomeJSON
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&j); err != nil {
+	if err := DecodeStrict(b, &j); err != nil {
 		return err
 	}
 	var extra []Metric
@@ -293,6 +289,17 @@ func (o *Outcome) UnmarshalJSON(b []byte) error {
 	*o = Outcome{j.Status, j.Reason, float64(j.Latency), float64(j.LatencyCI95), float64(j.NetworkLatency),
 		float64(j.NetworkLatencyCI95), float64(j.Accepted), float64(j.Offered), j.Cycles, extra}
 	return nil
+}
+
+// DecodeStrict decodes the JSON value at the start of b into v, refusing
+// fields v has no place for: the reading of every file and outcome this
+// package writes (shard files, results.json, [Outcome]) and of the
+// validation harness's points, so a file from another flitsim version fails
+// loudly instead of losing data.
+func DecodeStrict(b []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	return dec.Decode(v)
 }
 
 // JSONFloat is a float64 whose JSON form round-trips exactly, non-finite

@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -317,5 +318,19 @@ func TestExtraMetrics(t *testing.T) {
 	}
 	if len(back.Extra) != 2 || back.Extra[0] != one.Extra[0] || back.Extra[1].Name != "queue[0] packets" || !math.IsNaN(back.Extra[1].CI95) {
 		t.Fatalf("round trip: %+v from %s", back.Extra, b)
+	}
+}
+
+// TestDecodeStrictRefusesUnknownFields: an Outcome (and so a shard file
+// from another flitsim version) with a field this version does not know is
+// an error, not silently dropped data; the same text without it decodes.
+func TestDecodeStrictRefusesUnknownFields(t *testing.T) {
+	const known = `{"status":"ok","latency":3,"latency_ci95":"NaN","network_latency":2,"network_latency_ci95":0.5,"accepted":0.1,"offered":0.1,"cycles":100`
+	var o Outcome
+	if err := json.Unmarshal([]byte(known+`}`), &o); err != nil || o.Latency != 3 || o.Cycles != 100 {
+		t.Fatalf("known fields: %+v, %v", o, err)
+	}
+	if err := json.Unmarshal([]byte(known+`,"queue_depth":7}`), &o); err == nil || !strings.Contains(err.Error(), "queue_depth") {
+		t.Errorf("unknown field accepted: %v", err)
 	}
 }
