@@ -106,6 +106,7 @@ type planeSource struct {
 	minLen, maxLen int32
 	injectLatency  sim.Cycle
 	stopAt         sim.Cycle // no packet starts from this cycle on
+	inject         bool      // write through Inject (as the network's NICs do), not CanAccept then Accept
 	nics           []planeNIC
 	nextPacket     int32
 	injected       int // flits written
@@ -153,9 +154,6 @@ func (s *planeSource) feed(rs []*Router, now sim.Cycle) {
 				continue
 			}
 		}
-		if !r.CanAccept(local, ni.vc, now) {
-			continue
-		}
 		f := Flit{Packet: ni.packet, Dest: ni.dest, Len: ni.len}
 		if ni.k == 0 {
 			f.Flags |= Head
@@ -163,7 +161,16 @@ func (s *planeSource) feed(rs []*Router, now sim.Cycle) {
 		if ni.k == ni.len-1 {
 			f.Flags |= Tail
 		}
-		r.Accept(local, ni.vc, f, now+s.injectLatency)
+		if s.inject {
+			if !r.Inject(local, ni.vc, f, now, now+s.injectLatency) {
+				continue
+			}
+		} else {
+			if !r.CanAccept(local, ni.vc, now) {
+				continue
+			}
+			r.Accept(local, ni.vc, f, now+s.injectLatency)
+		}
 		s.injected++
 		if ni.k++; ni.k == ni.len {
 			ni.busy = false
@@ -333,7 +340,10 @@ type planeMatchCase struct {
 // that the run was not vacuous: some cycles had two active input VCs of a
 // router holding flits for one output port (switch contention) and some a
 // full network input buffer (the upstream VC stalled on credits), and
-// every injected flit was ejected.
+// every injected flit was ejected. Each case runs twice, the plane's
+// sources writing through Accept and through Inject (the network's NICs'
+// path, which in a plane writes the slot itself); the routers alone are
+// fed through CanAccept and Accept either way.
 func TestPlaneMatchesStep(t *testing.T) {
 	const (
 		stopAt    = sim.Cycle(300)
@@ -360,74 +370,81 @@ func TestPlaneMatchesStep(t *testing.T) {
 			minLen: 1, maxLen: 3, rate: 0.7},
 	}
 	for k, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			seed := uint64(20240601 + k)
-			own, _ := c.line.build(t)
-			planed, pl := c.line.plane(t)
-			pl.RouterOrder = c.routerOrder
-			srcOwn := newPlaneSource(seed, c.line.n, c.rate, c.minLen, c.maxLen, c.line.injectLatency, stopAt)
-			srcPl := newPlaneSource(seed, c.line.n, c.rate, c.minLen, c.maxLen, c.line.injectLatency, stopAt)
-			var want, got []Flit
-			ejected, contended, full := 0, 0, 0
-			now := sim.Cycle(0)
-			for ; now < maxCycles; now++ {
-				srcOwn.feed(own, now)
-				srcPl.feed(planed, now)
-				want = want[:0]
-				moved := 0
-				for _, r := range own {
-					moved += r.Step(now)
-					for _, d := range r.Sent {
-						if d.Port != r.local {
-							t.Fatalf("cycle %d: router %d sent %+v to unwired port %d", now, r.id, d.Flit, d.Port)
-						}
-						want = append(want, d.Flit)
-					}
-				}
-				if n := pl.Step(now); n != moved {
-					t.Fatalf("cycle %d: plane moved %d flits, routers alone %d", now, n, moved)
-				}
-				got = append(got[:0], pl.Ejected...)
-				if !slices.Equal(got, want) {
-					t.Fatalf("cycle %d: plane ejected %+v, routers alone %+v", now, got, want)
-				}
-				ejected += len(want)
-				busy := false
-				for id, r := range own {
-					p := planed[id]
-					if len(p.Sent) != 0 {
-						t.Fatalf("cycle %d: router %d in a plane lists %d departures in Sent", now, id, len(p.Sent))
-					}
-					if p.Buffered() != r.Buffered() {
-						t.Fatalf("cycle %d: router %d buffers %d flits in the plane, %d alone", now, id, p.Buffered(), r.Buffered())
-					}
-					for q := 0; q < r.local; q++ {
-						if p.LinkFlits(q) != r.LinkFlits(q) {
-							t.Fatalf("cycle %d: router %d sent %d flits on port %d in the plane, %d alone", now, id, p.LinkFlits(q), q, r.LinkFlits(q))
+		for _, inject := range []bool{false, true} {
+			name := c.name + "/accept"
+			if inject {
+				name = c.name + "/inject"
+			}
+			t.Run(name, func(t *testing.T) {
+				seed := uint64(20240601 + k)
+				own, _ := c.line.build(t)
+				planed, pl := c.line.plane(t)
+				pl.RouterOrder = c.routerOrder
+				srcOwn := newPlaneSource(seed, c.line.n, c.rate, c.minLen, c.maxLen, c.line.injectLatency, stopAt)
+				srcPl := newPlaneSource(seed, c.line.n, c.rate, c.minLen, c.maxLen, c.line.injectLatency, stopAt)
+				srcPl.inject = inject
+				var want, got []Flit
+				ejected, contended, full := 0, 0, 0
+				now := sim.Cycle(0)
+				for ; now < maxCycles; now++ {
+					srcOwn.feed(own, now)
+					srcPl.feed(planed, now)
+					want = want[:0]
+					moved := 0
+					for _, r := range own {
+						moved += r.Step(now)
+						for _, d := range r.Sent {
+							if d.Port != r.local {
+								t.Fatalf("cycle %d: router %d sent %+v to unwired port %d", now, r.id, d.Flit, d.Port)
+							}
+							want = append(want, d.Flit)
 						}
 					}
-					busy = busy || r.Buffered() > 0
-					contended += b2i(ownContended(r))
-					full += b2i(ownFull(r))
+					if n := pl.Step(now); n != moved {
+						t.Fatalf("cycle %d: plane moved %d flits, routers alone %d", now, n, moved)
+					}
+					got = append(got[:0], pl.Ejected...)
+					if !slices.Equal(got, want) {
+						t.Fatalf("cycle %d: plane ejected %+v, routers alone %+v", now, got, want)
+					}
+					ejected += len(want)
+					busy := false
+					for id, r := range own {
+						p := planed[id]
+						if len(p.Sent) != 0 {
+							t.Fatalf("cycle %d: router %d in a plane lists %d departures in Sent", now, id, len(p.Sent))
+						}
+						if p.Buffered() != r.Buffered() {
+							t.Fatalf("cycle %d: router %d buffers %d flits in the plane, %d alone", now, id, p.Buffered(), r.Buffered())
+						}
+						for q := 0; q < r.local; q++ {
+							if p.LinkFlits(q) != r.LinkFlits(q) {
+								t.Fatalf("cycle %d: router %d sent %d flits on port %d in the plane, %d alone", now, id, p.LinkFlits(q), q, r.LinkFlits(q))
+							}
+						}
+						busy = busy || r.Buffered() > 0
+						contended += b2i(ownContended(r))
+						full += b2i(ownFull(r))
+					}
+					if srcOwn.injected != srcPl.injected {
+						t.Fatalf("cycle %d: %d flits injected into the plane, %d into the routers alone", now, srcPl.injected, srcOwn.injected)
+					}
+					if now >= stopAt && !busy && !srcOwn.anyBusy() {
+						break
+					}
 				}
-				if srcOwn.injected != srcPl.injected {
-					t.Fatalf("cycle %d: %d flits injected into the plane, %d into the routers alone", now, srcPl.injected, srcOwn.injected)
+				if now == maxCycles {
+					t.Fatalf("not drained after %d cycles", maxCycles)
 				}
-				if now >= stopAt && !busy && !srcOwn.anyBusy() {
-					break
+				if ejected != srcOwn.injected {
+					t.Errorf("%d flits ejected of %d injected", ejected, srcOwn.injected)
 				}
-			}
-			if now == maxCycles {
-				t.Fatalf("not drained after %d cycles", maxCycles)
-			}
-			if ejected != srcOwn.injected {
-				t.Errorf("%d flits ejected of %d injected", ejected, srcOwn.injected)
-			}
-			if contended == 0 || full == 0 {
-				t.Errorf("vacuous run: %d router-cycles with switch contention, %d with a full input buffer", contended, full)
-			}
-			t.Logf("%d cycles, %d flits, %d router-cycles contended, %d with a full buffer", now, ejected, contended, full)
-		})
+				if contended == 0 || full == 0 {
+					t.Errorf("vacuous run: %d router-cycles with switch contention, %d with a full input buffer", contended, full)
+				}
+				t.Logf("%d cycles, %d flits, %d router-cycles contended, %d with a full buffer", now, ejected, contended, full)
+			})
+		}
 	}
 }
 
