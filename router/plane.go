@@ -58,8 +58,6 @@ type Plane struct {
 	credit     sim.Cycle
 	link       sim.Cycle // the fabric's LinkDelay
 
-	links []link // [id<<3 | q]: where output port q of router id leads (a copy of its port's link, dense)
-
 	// The routers' input VCs and buffers, network-wide: router id's input
 	// VC i is global VC g = id*n + i, its slots [g*depth, (g+1)*depth).
 	// Each router's in and slots are windows of these arrays, so its own
@@ -207,7 +205,6 @@ func NewPlane(f *Fabric, routers []*Router, horizon int) (*Plane, error) {
 	for span <= horizon {
 		span <<= 1
 	}
-	pl.links = make([]link, len(routers)<<3)
 	pl.n, pl.depth, pl.saf = r0.ports*r0.vcs, r0.depth, r0.saf
 	pl.ivc = make([]inputVC, len(routers)*pl.n)
 	pl.slots = make([]slot, len(routers)*pl.n*pl.depth)
@@ -243,7 +240,6 @@ func NewPlane(f *Fabric, routers []*Router, horizon int) (*Plane, error) {
 		r.ovCredits = pl.ovCredits[g0 : g0+pl.n : g0+pl.n]
 		for q := 0; q < r.ports; q++ {
 			l := r.port[q].link
-			pl.links[r.id<<3|q] = l
 			for v := 0; v < r.vcs; v++ {
 				o := q*r.vcs + v
 				pl.down[g0+o] = -1
@@ -252,7 +248,6 @@ func NewPlane(f *Fabric, routers []*Router, horizon int) (*Plane, error) {
 				}
 			}
 		}
-		r.plinks = (*[8]link)(pl.links[r.id<<3:])
 		for i := range r.in {
 			if r.in[i].state == vcActive {
 				r.pword.dirQ[i&63][r.in[i].outPort&7] |= r.pbit
@@ -504,24 +499,34 @@ func (r *Router) evalSA(i int32, t sim.Cycle) {
 		pl.at(due, r, i)
 		return
 	}
-	o := ivc.outVC
-	if l := &r.plinks[ivc.outPort&7]; l.to != nil {
-		down := l.to
-		j := o + l.offset
-		dv := &down.in[j]
-		if uint(dv.count) >= d {
-			dv.feederWaits = true // the downstream buffer is full: its next departure re-evaluates (freedSlot)
+	o := int(ivc.outVC)
+	if dg := int(pl.down[r.id*pl.n+o]); dg >= 0 {
+		back, full := pl.nextCredit(dg)
+		if full {
+			pl.ivc[dg].feederWaits = true // the downstream buffer is full: its next departure re-evaluates (freedSlot)
 			return
 		}
-		pos := wrap(uint(dv.head+dv.count), d)
-		if back := down.slots[int(j)*r.depth+int(pos)].freed + pl.credit; back > t {
+		if back > t {
 			pl.at(back, r, i) // the slot's credit is on its way back
 			return
 		}
 	} else if r.ovCredits[o] < 1 {
-		return // a counted credit line (not served by a plane; see NewPlane)
+		return // a sink's counted credits are out: AddCredit re-evaluates
 	}
 	*elig |= r.pbit
+}
+
+// nextCredit returns the cycle the credit for the next flit into global
+// input VC g is back (its next slot's free cycle plus CreditDelay), or
+// full when the buffer has no free slot: freeFor(g, 1, ·) on the plane's
+// arrays, for the feeder's decisions.
+func (pl *Plane) nextCredit(g int) (back sim.Cycle, full bool) {
+	dv := &pl.ivc[g]
+	d := uint(pl.depth)
+	if uint(dv.count) >= d {
+		return 0, true
+	}
+	return pl.slots[g*pl.depth+int(wrap(uint(dv.head+dv.count), d))].freed + pl.credit, false
 }
 
 // freedSlot is called when a flit leaves input VC j of router r (port p)
@@ -595,9 +600,9 @@ func (pl *Plane) move(list []int32, now sim.Cycle) int {
 			if dv.count == 1 || pl.saf && dv.count == dv.remain {
 				slow = movedWritten
 			}
-			// The next credit: freeFor(dg, 1, next-CreditDelay), written out.
+			// The next credit: nextCredit(dg) written out on the loop's locals.
 			if uint(dv.count) >= uint(d) || slots[dg*d+int(wrap(uint(dv.head+dv.count), uint(d)))].freed+pl.credit > next {
-				slow |= movedEval
+				slow |= movedEval // no credit for the next flit in the next cycle
 			}
 		} else {
 			c := &pl.ovCredits[g0+o]

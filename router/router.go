@@ -201,10 +201,9 @@ type Router struct {
 	plane   *Plane     // the fabric's switch allocator, nil when the router allocates alone (plane.go)
 	pword   *planeWord // the plane's word holding this router's bit
 	pbit    uint64
-	plinks  *[8]link // in a plane: this router's rows of the plane's link table (port[q].link, dense)
-	vcFlits []int64  // in a plane: its window of the plane's link flit counts, by output VC
-	saf     bool     // store-and-forward
-	rich    bool     // adaptive || scouting: VA goes through selectVC
+	vcFlits []int64 // in a plane: its window of the plane's link flit counts, by output VC
+	saf     bool    // store-and-forward
+	rich    bool    // adaptive || scouting: VA goes through selectVC
 
 	ovCredits           []int32 // credits of each output VC not wired to a router (sinks, stand-alone)
 	noInfiniteCreditsAt int     // output VCs of the local port start here: they never run out of credits
