@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/flitsim/flitsim/sim"
 )
@@ -201,12 +202,15 @@ func combineExtra(outs []Outcome) []RowMetric {
 	if len(outs) == 1 {
 		return out
 	}
+	sameNames := func(a, b Metric) bool { return a.Name == b.Name }
+	for _, o := range outs[1:] {
+		if !slices.EqualFunc(o.Extra, first, sameNames) {
+			return out
+		}
+	}
 	xs := make([]float64, len(outs))
-	for k, m := range first {
+	for k := range first {
 		for i, o := range outs {
-			if len(o.Extra) != len(first) || o.Extra[k].Name != m.Name {
-				return out
-			}
 			xs[i] = o.Extra[k].Value
 		}
 		mean, h := meanCI(xs)

@@ -308,6 +308,14 @@ func TestExtraMetrics(t *testing.T) {
 	if m := row.Extra[0]; *m.Value != 0.2 || math.Abs(*m.CI95-1.2706204736) > 1e-8 {
 		t.Fatalf("two replications: %v ± %v", *m.Value, *m.CI95)
 	}
+	// Lists that differ after their first entry (a programmer error) keep
+	// replication 0's values whole, none combined.
+	odd := two
+	odd.Extra = []Metric{{"p_reject[0]", 0.3, 0.01}, {"queue[1] packets", 0.7, math.NaN()}}
+	row = Combine(job, 0, []Outcome{one, odd}, "v")
+	if got := row.extraField(); got != "p_reject[0]=0.1±0.01; queue[0] packets=0.5" {
+		t.Fatalf("mismatched lists: extra %q, want replication 0's", got)
+	}
 	b, err := json.Marshal(one)
 	if err != nil {
 		t.Fatal(err)
