@@ -4,7 +4,7 @@
 //	flitsim model CONFIG... [--out DIR]
 //	flitsim validate CONFIG... [--out DIR] [--workers N] [--baseline FILE] [--slack S] [--shard i/n|auto [--resume]]
 //	flitsim merge DIR... [--out DIR] [--quiet]
-//	flitsim bench [--cycles N] [--warmup N] [--repeat R]
+//	flitsim bench [--cycles N] [--warmup N] [--repeat R] [--cpu C]
 //	flitsim version
 //
 // Exit codes, for scripts:
@@ -63,7 +63,7 @@ Usage:
   flitsim model CONFIG... [--out DIR]
   flitsim validate CONFIG... [--out DIR] [--workers N] [--baseline FILE] [--slack S]
               [--shard i/n|auto [--shard-count N] [--resume]]
-  flitsim bench [--cycles N] [--warmup N] [--repeat R]
+  flitsim bench [--cycles N] [--warmup N] [--repeat R] [--cpu C]
   flitsim version
 
 Run "flitsim COMMAND --help" for the flags of a command. Exit codes: 0 ok,
