@@ -79,7 +79,8 @@ func (r *Router) CanAccept(port, vc int, now sim.Cycle) bool {
 // Inject writes flit f into input VC (port, vc) of an attached router if
 // the feeding NIC may fill a slot in cycle now (CanAccept), the flit
 // arriving in cycle at (now plus the injection line's latency), and
-// reports whether it did: CanAccept and Accept in one, the slot found once.
+// reports whether it did: CanAccept and Accept in one (in a plane the slot
+// is found once; outside one Accept finds it again).
 func (r *Router) Inject(port, vc int, f Flit, now, at sim.Cycle) bool {
 	i := port*r.vcs + vc
 	ivc := &r.in[i]
@@ -92,9 +93,7 @@ func (r *Router) Inject(port, vc int, f Flit, now, at sim.Cycle) bool {
 		r.accept(i, f, at)
 		return true
 	}
-	sl.flit, sl.at = f, at
-	ivc.count++
-	if ivc.count == 1 || r.saf && ivc.count == ivc.remain {
+	if r.planeFill(int32(i), sl, f, at) {
 		r.planeWritten(int32(i), at)
 	}
 	return true

@@ -590,7 +590,7 @@ func (pl *Plane) move(list []int32, now sim.Cycle) int {
 			pl.vcFlits[g0+o]++
 			dv := &ivcs[dg]
 			if uint(dv.count) >= uint(d) {
-				panic(pl.overflow(dg))
+				panic(pl.routers[dg/n].overflow(dg % n))
 			}
 			ds := &slots[dg*d+int(wrap(uint(dv.head+dv.count), uint(d)))]
 			ds.flit = sl.flit
@@ -655,28 +655,28 @@ func (pl *Plane) moveSlow(id, i int, slow uint, now sim.Cycle) {
 	}
 }
 
-// overflow describes a write into the full global input VC g.
-func (pl *Plane) overflow(g int) string {
-	r := pl.routers[g/pl.n]
-	i := g % pl.n
-	return fmt.Sprintf("router %d: input VC (%d,%d) overflow: credit protocol violated", r.id, i/r.vcs, i%r.vcs)
-}
-
 // planeAccept writes flit f, arriving in cycle at, into input VC j of a
 // router in a plane (a NIC's injection; routers of the plane write by
 // move), and has the VC re-evaluated when the flit may make it eligible.
 func (r *Router) planeAccept(j int32, f Flit, at sim.Cycle) {
 	ivc := &r.in[j]
 	if uint(ivc.count) >= uint(r.depth) {
-		r.overflow(int(j))
+		panic(r.overflow(int(j)))
 	}
-	pos := wrap(uint(ivc.head+ivc.count), uint(r.depth))
-	sl := &r.slots[int(j)*r.depth+int(pos)]
-	sl.flit, sl.at = f, at
-	ivc.count++
-	if ivc.count == 1 || r.saf && ivc.count == ivc.remain {
+	if r.planeFill(j, &r.slots[int(j)*r.depth+int(wrap(uint(ivc.head+ivc.count), uint(r.depth)))], f, at) {
 		r.planeWritten(j, at)
 	}
+}
+
+// planeFill writes flit f, arriving in cycle at, into sl, the write slot
+// of input VC j of a router in a plane, and reports whether the flit may
+// make the VC eligible, for planeWritten (move tests the same on its
+// locals).
+func (r *Router) planeFill(j int32, sl *slot, f Flit, at sim.Cycle) (written bool) {
+	sl.flit, sl.at = f, at
+	ivc := &r.in[j]
+	ivc.count++
+	return ivc.count == 1 || r.saf && ivc.count == ivc.remain
 }
 
 // planeWritten follows the write of a flit, arriving in cycle at, into

@@ -401,7 +401,7 @@ func (r *Router) accept(i int, f Flit, now sim.Cycle) {
 	}
 	ivc := &r.in[i]
 	if int(ivc.count) == r.depth {
-		r.overflow(i)
+		panic(r.overflow(i))
 	}
 	pos := int(wrap(uint(ivc.head)+uint(ivc.count), uint(r.depth)))
 	sl := &r.slots[i*r.depth+pos]
@@ -422,10 +422,11 @@ func (r *Router) accept(i int, f Flit, now sim.Cycle) {
 	}
 }
 
-// overflow reports a write into the full input VC i, a violation of the
-// credit protocol by the sender.
-func (r *Router) overflow(i int) {
-	panic(fmt.Sprintf("router %d: input VC (%d,%d) overflow: credit protocol violated", r.id, i/r.vcs, i%r.vcs))
+// overflow describes a write into the full input VC i, a violation of
+// the credit protocol by the sender, for the caller to panic with (a
+// panic at the call site lets the compiler see that the path ends).
+func (r *Router) overflow(i int) string {
+	return fmt.Sprintf("router %d: input VC (%d,%d) overflow: credit protocol violated", r.id, i/r.vcs, i%r.vcs)
 }
 
 // pop takes the front flit of input VC i, leaving in cycle now, out of its
