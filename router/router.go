@@ -612,13 +612,8 @@ func (r *Router) allocateVCs(now sim.Cycle) (retry bool) {
 				// Adaptive selection / scouting (adaptive.go): a random
 				// free VC of the candidates, or a backtrack.
 				if o := r.selectVC(i, cutThrough, now); o >= 0 {
-					if r.vaReq[o] < 0 {
-						r.vaTouched = append(r.vaTouched, o)
-						r.vaReq[o] = int32(i)
-					} else {
-						r.vaMany[o] = true
-					}
-					ivc.outVC = o
+					r.requestVC(i, o)
+					requests++
 				}
 				continue
 			}
@@ -644,13 +639,7 @@ func (r *Router) allocateVCs(now sim.Cycle) (retry bool) {
 				if r.ovOwner[o] >= 0 || need > 0 && !r.hasCredits(int32(ivc.outPort), o, need, now) { // (need 0: always)
 					continue
 				}
-				if r.vaReq[o] < 0 {
-					r.vaTouched = append(r.vaTouched, o)
-					r.vaReq[o] = int32(i)
-				} else {
-					r.vaMany[o] = true
-				}
-				ivc.outVC = o // the request
+				r.requestVC(i, o)
 				requests++
 				break
 			}
@@ -700,6 +689,18 @@ func (r *Router) allocateVCs(now sim.Cycle) (retry bool) {
 	// Requests that lost are forgotten (outVC is reset at the next
 	// allocation); their pointers stay.
 	return r.waitingVA > notReady && (!waitsForRelease || requests > 0)
+}
+
+// requestVC records input VC i's request for output VC o in the VC
+// allocation under way (the output stage grants each requested VC once).
+func (r *Router) requestVC(i int, o int32) {
+	if r.vaReq[o] < 0 {
+		r.vaTouched = append(r.vaTouched, o)
+		r.vaReq[o] = int32(i)
+	} else {
+		r.vaMany[o] = true
+	}
+	r.in[i].outVC = o
 }
 
 // allocateSwitch is the separable input-first switch allocator followed by
