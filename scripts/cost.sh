@@ -24,12 +24,13 @@ trap 'rm -rf "$tmp"' EXIT
 go test -c -pgo="${PGO:-cmd/flitsim/default.pgo}" -o "$tmp/network.test" ./sim/network
 FLITSIM_COST_K=$k FLITSIM_COST_CYCLES=$cycles GODEBUG=asyncpreemptoff=1 GOMAXPROCS=1 \
 	valgrind --tool=callgrind --branch-sim=yes --cache-sim=yes --callgrind-out-file="$tmp/out" \
-	"$tmp/network.test" -test.run '^TestCostProfile$' >/dev/null 2>"$tmp/log" || { cat "$tmp/log" >&2; exit 1; }
+	"$tmp/network.test" -test.run '^TestCostProfile$' >"$tmp/stdout" 2>"$tmp/log" || { cat "$tmp/stdout" "$tmp/log" >&2; exit 1; }
+grep -m1 '^cost profile: ' "$tmp/stdout" | sed 's/^cost profile: //' >"$tmp/case" # the case the test ran (network.SpeedCases)
 callgrind_annotate --inclusive=yes "$tmp/out" 2>/dev/null | grep -m1 'costCycles \[' >"$tmp/total" || true
 callgrind_annotate "$tmp/out" 2>/dev/null >"$tmp/self"
-python3 - "$tmp/total" "$tmp/self" "$k" "$cycles" <<'PY'
+python3 - "$tmp/total" "$tmp/self" "$tmp/case" "$cycles" <<'PY'
 import re, sys
-total, self_, k, cycles = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+total, self_, case, cycles = sys.argv[1], sys.argv[2], open(sys.argv[3]).read().strip(), int(sys.argv[4])
 names = "Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw Bc Bcm Bi Bim".split()
 def counts(line):
     line = re.sub(r"\(\s*[\d.]+%\)", "", line)
@@ -44,8 +45,7 @@ def counts(line):
 # state makes a slight overestimate.
 c = counts(open(total).read())
 per = lambda key: c.get(key, 0) / (2 * cycles)
-load = 0.2 if k < 16 else 0.1
-print(f"{k}x{k} torus at {load} flits/node/cycle, per simulated cycle:")
+print(f"{case}, per simulated cycle:")
 print(f"  instructions          {per('Ir'):10.0f}")
 print(f"  mispredicted branches {per('Bcm'):10.0f}")
 print(f"  D1 read misses        {per('D1mr'):10.0f}")

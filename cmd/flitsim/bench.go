@@ -11,16 +11,6 @@ import (
 	"github.com/flitsim/flitsim/sim/network"
 )
 
-// speedCase is one reference network of `flitsim bench` with the speed the
-// project aims for on one core of its 2-core CI machine.
-type speedCase struct {
-	k      int
-	load   float64
-	target float64 // simulated cycles per second
-}
-
-var speedCases = []speedCase{{8, 0.2, 300_000}, {16, 0.1, 30_000}}
-
 // cmdBench prints the headline speed figures: simulated cycles per second,
 // flit-hops per second and allocations per cycle on the reference
 // networks (network.SpeedConfig), best and median of --repeat timings,
@@ -50,13 +40,13 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "network\tload\tcycles/s best\tcycles/s median\tflit-hops/s best\tallocs/cycle\ttarget\tmet\t")
-	for _, c := range speedCases {
+	for _, c := range network.SpeedCases {
 		var runs []network.Speed
 		for r := 0; r < *repeat; r++ {
 			if err := ctx.Err(); err != nil {
 				return withCode(exitInterrupted, err)
 			}
-			s, err := network.MeasureSpeed(network.SpeedConfig(c.k, c.load), *warmup, *cycles)
+			s, err := network.MeasureSpeed(network.SpeedConfig(c.K, c.Load), *warmup, *cycles)
 			if err != nil {
 				return withCode(exitRuntime, err)
 			}
@@ -65,11 +55,11 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		slices.SortFunc(runs, func(a, b network.Speed) int { return cmp.Compare(a.Elapsed, b.Elapsed) })
 		best, median := runs[0], runs[len(runs)/2]
 		met := "no"
-		if best.CyclesPerSecond() >= c.target {
+		if best.CyclesPerSecond() >= c.Target {
 			met = "yes"
 		}
-		fmt.Fprintf(tw, "%dx%d torus\t%.1f\t%.0f\t%.0f\t%.2f M\t%.2f\t%.0f\t%s\t\n", c.k, c.k, c.load,
-			best.CyclesPerSecond(), median.CyclesPerSecond(), best.FlitHopsPerSecond()/1e6, best.AllocsPerCycle(), c.target, met)
+		fmt.Fprintf(tw, "%dx%d torus\t%.1f\t%.0f\t%.0f\t%.2f M\t%.2f\t%.0f\t%s\t\n", c.K, c.K, c.Load,
+			best.CyclesPerSecond(), median.CyclesPerSecond(), best.FlitHopsPerSecond()/1e6, best.AllocsPerCycle(), c.Target, met)
 	}
 	return tw.Flush()
 }

@@ -13,12 +13,9 @@ func benchConfig(k int, flitsPerNodeCycle float64) Config { return SpeedConfig(k
 // BenchmarkTorus measures simulated cycles per second (one op = one cycle)
 // in steady state, with flit-hops/s and allocations per cycle.
 func BenchmarkTorus(b *testing.B) {
-	for _, c := range []struct {
-		k    int
-		load float64
-	}{{8, 0.2}, {16, 0.1}} {
-		b.Run(fmt.Sprintf("%dx%d-load%.1f", c.k, c.k, c.load), func(b *testing.B) {
-			n, err := New(benchConfig(c.k, c.load))
+	for _, c := range SpeedCases {
+		b.Run(fmt.Sprintf("%dx%d-load%.1f", c.K, c.K, c.Load), func(b *testing.B) {
+			n, err := New(benchConfig(c.K, c.Load))
 			if err != nil {
 				b.Fatal(err)
 			}

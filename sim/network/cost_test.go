@@ -1,7 +1,9 @@
 package network
 
 import (
+	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"testing"
 )
@@ -19,7 +21,7 @@ func costCycles(n *Network, cycles int) {
 }
 
 // TestCostProfile steps a reference speed network for scripts/cost.sh:
-// FLITSIM_COST_K (8 or 16) picks the 8x8 torus at 0.2 or the 16x16 at 0.1,
+// FLITSIM_COST_K picks the reference case of that K (SpeedCases),
 // FLITSIM_COST_CYCLES the measured cycles (after as many warm-up cycles).
 // It is skipped unless FLITSIM_COST_K is set. Wall time on a shared VM
 // varies by tens of percent between identical runs; instruction and miss
@@ -33,10 +35,12 @@ func TestCostProfile(t *testing.T) {
 	if err != nil || cycles < 1 {
 		cycles = 5000
 	}
-	load := 0.2
-	if k >= 16 {
-		load = 0.1
+	i := slices.IndexFunc(SpeedCases, func(c SpeedCase) bool { return c.K == k })
+	if i < 0 {
+		t.Fatalf("FLITSIM_COST_K = %d: not a reference speed case (SpeedCases)", k)
 	}
+	load := SpeedCases[i].Load
+	fmt.Printf("cost profile: %dx%d torus at %g flits/node/cycle\n", k, k, load) // scripts/cost.sh's heading
 	n, err := New(SpeedConfig(k, load))
 	if err != nil {
 		t.Fatal(err)

@@ -28,6 +28,20 @@ func SpeedConfig(k int, load float64) Config {
 	}
 }
 
+// SpeedCase is one reference speed measurement: SpeedConfig(K, Load) and
+// the simulated cycles per second the project aims for on one core of its
+// 2-core CI machine (the simulator-core issue's point 8).
+type SpeedCase struct {
+	K      int
+	Load   float64 // flits per node per cycle
+	Target float64 // simulated cycles per second
+}
+
+// SpeedCases are the reference measurements: the 8x8 torus at 0.2 and the
+// 16x16 torus at 0.1 flits per node per cycle. flitsim bench, the Torus
+// benchmark and scripts/cost.sh all time these.
+var SpeedCases = []SpeedCase{{8, 0.2, 300_000}, {16, 0.1, 30_000}}
+
 // Speed is one speed measurement: Cycles simulated in Elapsed wall time
 // after a warm-up, with the flits they moved over network links and the
 // heap allocations they made.
