@@ -18,7 +18,7 @@ var notRead = map[string][]string{
 	"closed": {
 		"network.bidirectional", "network.link_latency", "network.credit_delay", "network.injection_latency",
 		"network.ejection_latency", "network.ejection_vcs", "router", "routing", "switching",
-		"traffic.process", "traffic.length", "traffic.include_self", "delta", "slotted", "run.max_cycles", "run.backlog_limit", "run.deadlock_cycles",
+		"traffic.process", "traffic.burst_length", "traffic.duty_cycle", "traffic.length", "traffic.include_self", "delta", "slotted", "run.max_cycles", "run.backlog_limit", "run.deadlock_cycles",
 	},
 	"delta": {
 		"network", "router", "routing", "switching", "traffic", "closed", "slotted",
@@ -26,7 +26,7 @@ var notRead = map[string][]string{
 	},
 	"slotted": {
 		"network", "router", "routing", "switching", "traffic.radius", "traffic.phi", "traffic.decay",
-		"traffic.hotspot_nodes", "traffic.hotspot_fraction", "traffic.include_self", "traffic.length", "closed", "delta", "run.max_time", "run.deadlock_cycles",
+		"traffic.hotspot_nodes", "traffic.hotspot_fraction", "traffic.include_self", "traffic.length", "traffic.burst_length", "traffic.duty_cycle", "closed", "delta", "run.max_time", "run.deadlock_cycles",
 	},
 }
 
@@ -47,6 +47,8 @@ var why = map[string]string{
 	"network.bidirectional": "a closed ring, torus or mesh is always bidirectional (closed.duplex says how its links are served)",
 	"traffic.process":       "a closed network has no sources: a message is created when one completes",
 	"traffic.length":        "message length is the link service time, closed.link",
+	"traffic.burst_length":  "its sources are the model's (Poisson or Bernoulli), not on/off",
+	"traffic.duty_cycle":    "its sources are the model's (Poisson or Bernoulli), not on/off",
 	"traffic.include_self":  "its destinations are always another node (the model's routing distribution)",
 	"run.backlog_limit":     "a closed network has a finite population and cannot saturate",
 	"run.deadlock_cycles":   "this mode cannot deadlock",

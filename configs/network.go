@@ -67,6 +67,8 @@ func (e *Experiment) NetworkConfig(point int, seed uint64) (network.Config, erro
 		EjectionVCs:      e.Network.EjectionVCs,
 		Pattern:          e.patternSpec(),
 		Process:          t.Process,
+		Burst:            t.BurstLength,
+		Duty:             t.DutyCycle,
 		Rate:             e.MessageRate(point),
 		Length: network.LengthSpec{
 			Distribution: t.Length.Distribution, Flits: t.Length.Flits, Mean: t.Length.Mean, Max: t.Length.Max,

@@ -141,7 +141,10 @@ type Switching struct {
 type Traffic struct {
 	// Pattern is the destination pattern: uniform (default), locality,
 	// decay, transpose, bit-complement, bit-reverse, shuffle, tornado,
-	// neighbour, hotspot.
+	// neighbour, hotspot, and in mode network also random-permutation (a
+	// random derangement drawn per replication from its seed) and halo
+	// (nearest-neighbour halo exchange: uniform over the one-hop
+	// neighbours).
 	Pattern string `yaml:"pattern" json:"pattern"`
 	// Radius and Phi parametrise "locality" (Reed's sphere of locality): with
 	// probability Phi the destination is uniform within Radius hops.
@@ -156,8 +159,17 @@ type Traffic struct {
 	// IncludeSelf lets a uniform source pick itself as destination (the
 	// delta-network model's assumption); default false.
 	IncludeSelf bool `yaml:"include_self" json:"include_self,omitempty"`
-	// Process is the injection process: "bernoulli" (default) or "poisson".
+	// Process is the injection process: "bernoulli" (default), "poisson"
+	// or "onoff" (a two-state Markov-modulated Bernoulli source,
+	// traffic.NewOnOff, mode network only).
 	Process string `yaml:"process" json:"process"`
+	// BurstLength (cycles, >= 1) and DutyCycle (in (0, 1]) parametrise
+	// process onoff: the mean on period and the fraction of cycles a source
+	// is on; in an on cycle a message is generated with probability
+	// rate/duty_cycle. Both required with onoff, refused otherwise. Left
+	// out of the canonical encoding when 0, so older hashes are unchanged.
+	BurstLength float64 `yaml:"burst_length" json:"burst_length,omitempty"`
+	DutyCycle   float64 `yaml:"duty_cycle" json:"duty_cycle,omitempty"`
 	// Length is the message-length distribution.
 	Length Length `yaml:"length" json:"length,omitzero"`
 }

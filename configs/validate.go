@@ -367,9 +367,13 @@ func validateSwitching(e *Experiment, r *reporter, maxLen int, lenOK bool) {
 func validateTraffic(e *Experiment, r *reporter, topoOK bool) {
 	t := &e.Traffic
 	if e.Mode == "network" {
-		oneOf(r, "traffic.process", t.Process, "bernoulli", "poisson")
+		oneOf(r, "traffic.process", t.Process, "bernoulli", "poisson", "onoff")
+		validateOnOff(e, r)
 	}
 	patterns := []string{"uniform", "locality", "decay", "transpose", "bit-complement", "bit-reverse", "shuffle", "tornado", "neighbour", "hotspot"}
+	if e.Mode == "network" {
+		patterns = append(patterns, "random-permutation", "halo")
+	}
 	if !oneOf(r, "traffic.pattern", t.Pattern, patterns...) {
 		return
 	}
@@ -380,7 +384,7 @@ func validateTraffic(e *Experiment, r *reporter, topoOK bool) {
 		}
 	}
 	nw := e.Network
-	if nw.Topology == "delta" && (t.Pattern == "locality" || t.Pattern == "decay") {
+	if nw.Topology == "delta" && (t.Pattern == "locality" || t.Pattern == "decay" || t.Pattern == "halo") {
 		r.errorf("traffic.pattern", "%s needs distances, and every path of a delta network crosses all %d stages", t.Pattern, nw.Dimensions)
 		return
 	}
@@ -430,7 +434,7 @@ func validateTraffic(e *Experiment, r *reporter, topoOK bool) {
 	}
 	nodes := e.Nodes()
 	switch t.Pattern {
-	case "locality", "decay":
+	case "locality", "decay", "halo":
 		if nodes > maxDistanceTableNodes {
 			r.errorf("traffic.pattern", "%s precomputes all pairwise distances: at most %d nodes, got %d", t.Pattern, maxDistanceTableNodes, nodes)
 		}
@@ -509,6 +513,11 @@ func validateSweep(e *Experiment, r *reporter, lenOK bool) {
 			if e.Traffic.Process == "bernoulli" && lenOK {
 				if m := e.MessageRate(i); m > 1 {
 					r.errorf(p, "a Bernoulli source creates at most 1 message per cycle; rate %g is %g messages/node/cycle", v, m)
+				}
+			}
+			if e.Traffic.Process == "onoff" && lenOK && e.Traffic.DutyCycle > 0 {
+				if m := e.MessageRate(i); m > e.Traffic.DutyCycle {
+					r.errorf(p, "an on/off source creates at most 1 message per on cycle, so at most duty_cycle %g messages/node/cycle; rate %g is %g messages/node/cycle", e.Traffic.DutyCycle, v, m)
 				}
 			}
 		case "closed":
@@ -708,5 +717,37 @@ func validateValidation(e *Experiment, r *reporter) {
 	if (r.set("validation.mean_tolerance") || r.set("validation.max_tolerance") || r.set("validation.fraction") ||
 		r.set("validation.subtract_offset") || r.set("validation.report_only")) && len(e.Models) == 0 {
 		r.errorf("validation", "tolerances without models: there is nothing to judge (add models:)")
+	}
+}
+
+// validateOnOff checks traffic.burst_length and traffic.duty_cycle: both
+// required with process onoff and refused with any other, a burst of at
+// least one cycle, a duty cycle in (0, 1] and a mean off period
+// burst_length (1-duty_cycle)/duty_cycle of at least one cycle (the
+// domain of traffic.NewOnOff).
+func validateOnOff(e *Experiment, r *reporter) {
+	t := &e.Traffic
+	if t.Process != "onoff" {
+		for _, k := range []string{"traffic.burst_length", "traffic.duty_cycle"} {
+			if r.set(k) {
+				r.errorf(k, "applies only to process: onoff (process is %s)", t.Process)
+			}
+		}
+		return
+	}
+	burstOK := required(r, "traffic.burst_length", "traffic.burst_length (mean on period in cycles, >= 1)")
+	if burstOK && !(t.BurstLength >= 1 && t.BurstLength <= 1<<40) {
+		r.errorf("traffic.burst_length", "%g is out of range [1, 2^40] cycles", t.BurstLength)
+		burstOK = false
+	}
+	dutyOK := required(r, "traffic.duty_cycle", "traffic.duty_cycle (fraction of cycles a source is on, in (0, 1])")
+	if dutyOK && !(t.DutyCycle > 0 && t.DutyCycle <= 1) {
+		r.errorf("traffic.duty_cycle", "%g is out of range (0, 1]", t.DutyCycle)
+		dutyOK = false
+	}
+	if burstOK && dutyOK && t.DutyCycle < 1 {
+		if off := t.BurstLength * (1 - t.DutyCycle) / t.DutyCycle; off < 1 {
+			r.errorf("traffic.burst_length", "the mean off period burst_length*(1-duty_cycle)/duty_cycle = %g cycles is below 1: with duty_cycle %g the burst must be at least %g cycles", off, t.DutyCycle, t.DutyCycle/(1-t.DutyCycle))
+		}
 	}
 }

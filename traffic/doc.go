@@ -18,8 +18,12 @@
 //     in distance l, with the corrected normalisation of MODELS.md §1.2 (E2);
 //   - hotspot: a fraction h to a set of hot nodes, the rest uniform.
 //
+// Application-like: halo, the nearest-neighbour halo exchange (uniform over
+// the one-hop neighbours).
+//
 // Permutations (every source has one destination): transpose,
-// bit-complement, bit-reverse, shuffle, tornado, neighbour. A fixed point of
+// bit-complement, bit-reverse, shuffle, tornado, neighbour, and
+// random-permutation (a derangement drawn once from PatternSpec.Seed). A fixed point of
 // a permutation sends to itself; such a message has distance 0 and should
 // be delivered at its source without entering the network.
 //
@@ -35,7 +39,9 @@
 // earlier. traffic defines t; whether latency is counted from t or from
 // floor(t) is the engine's convention to state. [NewBernoulli] gives integer times (one
 // message with probability p per cycle); [NewPoisson] gives real times with
-// exponential gaps, so several messages may belong to one cycle.
+// exponential gaps, so several messages may belong to one cycle;
+// [NewOnOff] is the bursty two-state Markov-modulated Bernoulli source
+// (integer times, offered load exact, closed-form count variance).
 //
 //	cycle:      0         1         2         3
 //	            |---------|---------|---------|----

@@ -36,10 +36,16 @@ const (
 	Tornado       = "tornado"
 	Neighbour     = "neighbour"
 	Hotspot       = "hotspot"
+	// RandomPermutation is a uniformly random derangement drawn once from
+	// PatternSpec.Seed: every source sends to its own fixed destination.
+	RandomPermutation = "random-permutation"
+	// Halo is the nearest-neighbour halo exchange: uniform among the nodes
+	// one hop away.
+	Halo = "halo"
 )
 
 // PatternNames lists the accepted pattern names in a fixed order.
-var PatternNames = []string{Uniform, Locality, Decay, Transpose, BitComplement, BitReverse, Shuffle, Tornado, Neighbour, Hotspot}
+var PatternNames = []string{Uniform, Locality, Decay, Transpose, BitComplement, BitReverse, Shuffle, Tornado, Neighbour, Hotspot, RandomPermutation, Halo}
 
 // PatternSpec configures a Pattern. It is a plain value: the zero value is
 // the uniform pattern, and each pattern reads only its own fields; a field
@@ -53,6 +59,9 @@ type PatternSpec struct {
 	Decay       float64 // decay: ratio d in (0,1]; d = 1 is the uniform-in-distance limit
 	HotNodes    []int   // hotspot: the hot destinations (distinct node ids)
 	HotFraction float64 // hotspot: fraction of messages sent to a hot node, uniformly among them
+	// Seed is the seed of random-permutation's draw (the engine derives it
+	// from the run's root seed, so each replication draws its own).
+	Seed uint64
 }
 
 // NewPattern builds the pattern s names over space. It returns an error
@@ -92,6 +101,10 @@ func NewPattern(s PatternSpec, space Space) (Pattern, error) {
 		return newPermutation(name, space)
 	case Hotspot:
 		return newHotspot(s, space)
+	case RandomPermutation:
+		return newRandomPermutation(s, space)
+	case Halo:
+		return newHalo(space)
 	}
 	return nil, invalid("pattern", "unknown name %q (want one of %s)", s.Name, strings.Join(PatternNames, ", "))
 }
@@ -117,6 +130,7 @@ func unusedFields(name string, s PatternSpec) error {
 	check(s.Decay != 0, "Decay", Decay)
 	check(len(s.HotNodes) != 0, "HotNodes", Hotspot)
 	check(s.HotFraction != 0, "HotFraction", Hotspot)
+	check(s.Seed != 0, "Seed", RandomPermutation)
 	return errors.Join(errs...)
 }
 

@@ -97,6 +97,7 @@ func TestProbabilitiesAreDistributions(t *testing.T) {
 		{Name: Transpose}, {Name: BitComplement}, {Name: BitReverse}, {Name: Shuffle},
 		{Name: Tornado}, {Name: Neighbour},
 		{Name: Hotspot, HotNodes: []int{0, 3}, HotFraction: 0.25},
+		{Name: RandomPermutation, Seed: 5}, {Name: Halo},
 	}
 	for _, sp := range spaces {
 		n := sp.Nodes()
@@ -132,7 +133,7 @@ func TestProbabilitiesAreDistributions(t *testing.T) {
 
 func isPermutation(name string) bool {
 	switch name {
-	case Transpose, BitComplement, BitReverse, Shuffle, Tornado, Neighbour:
+	case Transpose, BitComplement, BitReverse, Shuffle, Tornado, Neighbour, RandomPermutation:
 		return true
 	}
 	return false
@@ -242,6 +243,10 @@ func TestDestGoodnessOfFit(t *testing.T) {
 		{hyper, PatternSpec{Name: Decay, Decay: 1}, []int{5}},
 		{torus, PatternSpec{Name: Hotspot, HotNodes: []int{0, 36}, HotFraction: 0.3}, []int{0, 1, 36}},
 		{torus, PatternSpec{Name: Hotspot, HotNodes: []int{12}, HotFraction: 0.5}, []int{12, 13}},
+		{torus, PatternSpec{Name: Halo}, []int{0, 27, 63}},
+		{mesh, PatternSpec{Name: Halo}, []int{0, 2, 12}},
+		{hyper, PatternSpec{Name: Halo}, []int{0, 42}},
+		{cube{k: 6, n: 1, wrap: true, uni: true}, PatternSpec{Name: Halo}, []int{0, 5}},
 	}
 	const draws = 60000
 	for ci, c := range cases {
@@ -453,6 +458,7 @@ func TestDestDoesNotAllocate(t *testing.T) {
 		{Name: Uniform}, {Name: Uniform, IncludeSelf: true}, {Name: Locality, Radius: 2, Phi: 0.5},
 		{Name: Decay, Decay: 0.5}, {Name: Transpose}, {Name: BitComplement}, {Name: BitReverse}, {Name: Shuffle},
 		{Name: Tornado}, {Name: Neighbour}, {Name: Hotspot, HotNodes: []int{1, 2}, HotFraction: 0.2},
+		{Name: RandomPermutation, Seed: 3}, {Name: Halo},
 	} {
 		p := mustPattern(t, s, torus)
 		checked[s.Name] = true

@@ -209,3 +209,42 @@ func (p *hotspot) Probabilities(src int, pr []float64) {
 	}
 	pr[src] = 0
 }
+
+// newRandomPermutation draws the random-permutation pattern: a permutation
+// of the nodes chosen uniformly at random among the derangements (the
+// permutations without a fixed point, so no node sends to itself) from the
+// stream seeded by s.Seed, once, when the pattern is built. Every source
+// then sends all its messages to its image, as for the other permutations.
+// Over seeds, the image of a source is uniform on the N-1 other nodes: the
+// derangements are invariant under conjugation by any permutation fixing
+// the source, which acts transitively on the other nodes. Drawn by
+// Fisher-Yates shuffles rejected until one has no fixed point (e tries on
+// average), the draw is uniform over derangements.
+func newRandomPermutation(s PatternSpec, space Space) (Pattern, error) {
+	const name = RandomPermutation
+	n := space.Nodes()
+	if n < 2 {
+		return nil, invalid(name, "needs at least 2 nodes, space has %d", n)
+	}
+	if n > math.MaxInt32 {
+		return nil, invalid(name, "N = %d too large for a destination table", n)
+	}
+	r := rand.New(rand.NewPCG(s.Seed, s.Seed^0x9e3779b97f4a7c15))
+	p := &permutation{name: name, dest: make([]int32, n)}
+	for {
+		for i := range p.dest {
+			p.dest[i] = int32(i)
+		}
+		r.Shuffle(n, func(i, j int) { p.dest[i], p.dest[j] = p.dest[j], p.dest[i] })
+		fixed := false
+		for i, d := range p.dest {
+			if int(d) == i {
+				fixed = true
+				break
+			}
+		}
+		if !fixed {
+			return p, nil
+		}
+	}
+}

@@ -3,6 +3,7 @@ package network
 import (
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/flitsim/flitsim/router"
 	"github.com/flitsim/flitsim/sim"
@@ -66,9 +67,13 @@ type Config struct {
 	EjectionVCs      int // VCs of the local output port; 0 means Router.VCs (Multistage: must be Router.VCs)
 
 	Pattern traffic.PatternSpec
-	Process string  // "bernoulli" (default) or "poisson"
+	Process string  // "bernoulli" (default), "poisson" or "onoff"
 	Rate    float64 // offered load, messages per node per cycle (>= 0; 0 = no traffic process, messages only via Network.Offer)
-	Length  LengthSpec
+	// Burst and Duty parametrise the "onoff" process (traffic.NewOnOff):
+	// the mean on period in cycles (>= 1) and the fraction of cycles a
+	// source is on, in (0, 1]; the peak rate in an on cycle is Rate/Duty.
+	Burst, Duty float64
+	Length      LengthSpec
 
 	Seed uint64
 	Run  sim.RunControl
@@ -165,8 +170,11 @@ func (c Config) validate() error {
 	if !(c.Rate >= 0) {
 		add("network: Rate = %v messages/node/cycle, want >= 0", c.Rate)
 	}
-	if c.Process != "bernoulli" && c.Process != "poisson" {
-		add("network: unknown process %q (want bernoulli or poisson)", c.Process)
+	if c.Process != "bernoulli" && c.Process != "poisson" && c.Process != "onoff" {
+		add("network: unknown process %q (want bernoulli, poisson or onoff)", c.Process)
+	}
+	if c.Process != "onoff" && (c.Burst != 0 || c.Duty != 0) {
+		add("network: Burst and Duty apply only to the onoff process (process is %q)", c.Process)
 	}
 	if c.Process == "bernoulli" && c.Rate > 1 {
 		add("network: Bernoulli rate %v messages/node/cycle > 1 (at most one message per cycle)", c.Rate)
@@ -255,8 +263,23 @@ func (c Config) process() (traffic.Process, error) {
 	if c.Rate == 0 {
 		return nil, nil
 	}
-	if c.Process == "poisson" {
+	switch c.Process {
+	case "poisson":
 		return traffic.NewPoisson(c.Rate)
+	case "onoff":
+		return traffic.NewOnOff(c.Rate, c.Burst, c.Duty)
 	}
 	return traffic.NewBernoulli(c.Rate)
+}
+
+// patternSpec returns the destination pattern's spec, with the seed of a
+// random permutation derived from the run's root seed when none is given:
+// the stream (PurposeTrafficDest, 2^64-1), an index no node uses, so each
+// replication draws its own permutation and none moves a node's stream.
+func (c Config) patternSpec() traffic.PatternSpec {
+	p := c.Pattern
+	if p.Name == traffic.RandomPermutation && p.Seed == 0 {
+		p.Seed = sim.DeriveSeed(c.Seed, sim.PurposeTrafficDest, math.MaxUint64)
+	}
+	return p
 }

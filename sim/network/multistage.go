@@ -41,7 +41,7 @@ func newMultistage(cfg Config) (*Network, error) {
 	if err != nil {
 		return nil, err
 	}
-	pattern, err := traffic.NewPattern(cfg.Pattern, space{ms})
+	pattern, err := traffic.NewPattern(cfg.patternSpec(), space{ms})
 	if err != nil {
 		return nil, err
 	}

@@ -191,7 +191,7 @@ func New(cfg Config) (*Network, error) {
 	if err != nil {
 		return nil, err
 	}
-	pattern, err := traffic.NewPattern(cfg.Pattern, topo)
+	pattern, err := traffic.NewPattern(cfg.patternSpec(), topo)
 	if err != nil {
 		return nil, err
 	}
