@@ -10,16 +10,9 @@ import (
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/flitsim/flitsim/internal/chart"
 )
-
-// errPoints adapts simulated points with CI half-widths to plotter's
-// XYer and YErrorer.
-type errPoints struct {
-	plotter.XYs
-	hw []float64
-}
-
-func (e errPoints) YError(i int) (float64, float64) { return e.hw[i], e.hw[i] }
 
 // shadeColor is the fill of the regions where a model is not judged.
 var shadeColor = color.NRGBA{R: 160, G: 160, B: 160, A: 70}
@@ -34,11 +27,9 @@ func ineligibleSpans(cr ConfigReport) [][2]float64 {
 		return nil
 	}
 	tol := cr.Setup.Tolerance.resolved()
-	lo, hi := rates[0], rates[len(rates)-1]
-	pad := 0.03 * (hi - lo)
-	if pad == 0 {
-		pad = 0.05 * math.Abs(hi)
-	}
+	hi := rates[len(rates)-1]
+	_, padHi := chart.Pad(rates[0], hi)
+	pad := padHi - hi
 	var spans [][2]float64
 	satMin := math.Inf(1)
 	for _, c := range cr.Curves {
@@ -136,11 +127,7 @@ func plotConfig(cr ConfigReport, path string) error {
 	ymax *= 1.08
 	p.Y.Min, p.Y.Max = 0, ymax
 	if rs := cr.Setup.Rates; len(rs) > 0 {
-		pad := 0.03 * (rs[len(rs)-1] - rs[0])
-		if pad == 0 {
-			pad = 0.05 * math.Abs(rs[0])
-		}
-		p.X.Min, p.X.Max = rs[0]-pad, rs[len(rs)-1]+pad
+		p.X.Min, p.X.Max = chart.Pad(rs[0], rs[len(rs)-1])
 	}
 
 	for _, s := range ineligibleSpans(cr) {
@@ -153,7 +140,7 @@ func plotConfig(cr ConfigReport, path string) error {
 		p.Add(poly)
 	}
 	if len(ineligibleSpans(cr)) > 0 {
-		p.Legend.Add("not judged (model domain / saturation)", legendSwatch{})
+		p.Legend.Add("not judged (model domain / saturation)", chart.Swatch{Color: shadeColor})
 	}
 
 	for i, c := range cr.Curves {
@@ -180,40 +167,22 @@ func plotConfig(cr ConfigReport, path string) error {
 	}
 
 	for qi, q := range quantities {
-		var pts errPoints
+		var pts chart.ErrPoints
 		for _, sp := range cr.Sim {
 			v, ok := sp.Values[q]
 			if sp.Status != StatusOK || !ok || math.IsNaN(v.Mean) {
 				continue
 			}
-			hw := v.HalfWidth
-			if math.IsNaN(hw) || math.IsInf(hw, 0) {
-				hw = 0
-			}
-			pts.XYs = append(pts.XYs, plotter.XY{X: sp.Rate, Y: v.Mean})
-			pts.hw = append(pts.hw, hw)
+			pts.Add(sp.Rate, v.Mean, v.HalfWidth)
 		}
-		if len(pts.XYs) == 0 {
-			continue
-		}
-		sc, err := plotter.NewScatter(pts.XYs)
-		if err != nil {
-			return err
-		}
-		sc.GlyphStyle.Shape = draw.CircleGlyph{}
-		sc.GlyphStyle.Radius = vg.Points(2.5)
-		sc.GlyphStyle.Color = color.Black
+		g := draw.GlyphStyle{Shape: draw.CircleGlyph{}, Radius: vg.Points(2.5), Color: color.Black}
 		if qi > 0 {
-			sc.GlyphStyle.Shape = draw.BoxGlyph{}
-			sc.GlyphStyle.Color = color.NRGBA{R: 90, G: 90, B: 90, A: 255}
+			g.Shape = draw.BoxGlyph{}
+			g.Color = color.NRGBA{R: 90, G: 90, B: 90, A: 255}
 		}
-		eb, err := plotter.NewYErrorBars(pts)
-		if err != nil {
+		if err := chart.AddErrPoints(p, pts, g, fmt.Sprintf("sim %s (95%% CI)", q)); err != nil {
 			return err
 		}
-		eb.Color = sc.GlyphStyle.Color
-		p.Add(eb, sc)
-		p.Legend.Add(fmt.Sprintf("sim %s (95%% CI)", q), sc)
 	}
 	// Simulated saturation: a marker on the x axis for each saturated point.
 	var satXY plotter.XYs
@@ -234,15 +203,7 @@ func plotConfig(cr ConfigReport, path string) error {
 		p.Legend.Add("sim saturated / deadlock", sc)
 	}
 	p.Add(plotter.NewGrid())
-	return p.Save(7*vg.Inch, 4.5*vg.Inch, path)
-}
-
-// legendSwatch draws a filled square in the shade colour in the legend.
-type legendSwatch struct{}
-
-func (legendSwatch) Thumbnail(c *draw.Canvas) {
-	pts := []vg.Point{{X: c.Min.X, Y: c.Min.Y}, {X: c.Min.X, Y: c.Max.Y}, {X: c.Max.X, Y: c.Max.Y}, {X: c.Max.X, Y: c.Min.Y}}
-	c.FillPolygon(shadeColor, c.ClipPolygonY(pts))
+	return chart.SaveAs(p, path, chart.PNG)
 }
 
 // simQuantities lists the simulated quantities the curves refer to, in

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/flitsim/flitsim/internal/chart"
 )
 
 // ConfigReport is everything the harness found for one experiment.
@@ -79,16 +81,7 @@ const (
 // PlotFile returns the path of an experiment's plot relative to the report
 // directory.
 func PlotFile(name string) string {
-	var b strings.Builder
-	for _, r := range name {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.':
-			b.WriteRune(r)
-		default:
-			b.WriteByte('_')
-		}
-	}
-	return PlotDir + "/" + b.String() + ".png"
+	return PlotDir + "/" + chart.FileName(name) + ".png"
 }
 
 // WriteReport writes dir/report.html, dir/report.md and one PNG per

@@ -4,6 +4,7 @@
 //	flitsim model CONFIG... [--out DIR]
 //	flitsim validate CONFIG... [--out DIR] [--workers N] [--baseline FILE] [--slack S] [--shard i/n|auto [--resume]]
 //	flitsim merge DIR... [--out DIR] [--quiet]
+//	flitsim plot DIR... --out FILE [--label L,...]
 //	flitsim bench [--cycles N] [--warmup N] [--repeat R] [--cpu C]
 //	flitsim version
 //
@@ -60,6 +61,7 @@ Usage:
   flitsim run CONFIG... [--out DIR] [--workers N] [--seed S] [--resume] [--quiet]
               [--shard i/n|auto [--shard-count N]]
   flitsim merge DIR... [--out DIR] [--quiet]
+  flitsim plot DIR... --out FILE [--label L,...]
   flitsim model CONFIG... [--out DIR]
   flitsim validate CONFIG... [--out DIR] [--workers N] [--baseline FILE] [--slack S]
               [--shard i/n|auto [--shard-count N] [--resume]]
@@ -111,6 +113,8 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return cmdModel(ctx, args[1:], stdout, stderr)
 	case "validate":
 		return cmdValidate(ctx, args[1:], stdout, stderr)
+	case "plot":
+		return cmdPlot(ctx, args[1:], stdout, stderr)
 	case "bench":
 		return cmdBench(ctx, args[1:], stdout, stderr)
 	case "version", "--version":

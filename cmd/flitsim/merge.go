@@ -43,6 +43,9 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if err := sweep.WriteFiles(*out, rows); err != nil {
 			return withCode(exitRuntime, err)
 		}
+		if err := writePlots(*out, rows); err != nil {
+			return err
+		}
 		if !*quiet {
 			printTable(stdout, rows)
 		}

@@ -52,6 +52,9 @@ func cmdModel(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if err := sweep.WriteFiles(*out, rows); err != nil {
 			return withCode(exitRuntime, err)
 		}
+		if err := writePlots(*out, rows); err != nil {
+			return err
+		}
 	}
 	return nil
 }

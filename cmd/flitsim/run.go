@@ -27,7 +27,7 @@ var isTerminal = func(w io.Writer) bool {
 
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newCommand("run", "CONFIG... [flags]", stderr)
-	out := fs.StringP("out", "o", "results", "directory for results.csv and results.json")
+	out := fs.StringP("out", "o", "results", "directory for results.csv, results.json, index.html and plots/")
 	workers := fs.addWorkersFlag("runs in parallel")
 	seed := fs.Uint64("seed", 0, "root seed, overriding every config's seed")
 	resume := fs.Bool("resume", false, "keep finished points in --out and run only the rest")
@@ -67,6 +67,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	rows, err := sweep.Run(ctx, jobs, fn, sweep.Options{Workers: *workers, Dir: *out, Resume: *resume, Version: version, Progress: &prog})
 	stopProgress() // the last progress line ends before the table starts
 	printTable(stdout, rows)
+	if perr := writePlots(*out, rows); perr != nil && err == nil {
+		return perr
+	}
 	total := 0
 	for _, j := range jobs {
 		total += len(j.Rates)
