@@ -12,7 +12,7 @@
 //	analytic/hypercube  Jacquet–Mühlethaler 1990 (seed 003): slotted hypercube
 //	analytic/scouting   Safaei et al. (seed 004): scouting switching in adaptive tori
 //
-// Conventions (shared/MODELS.md §0): float64 throughout; every model function
+// Conventions (docs/models.md#conventions): float64 throughout; every model function
 // returns (result, error); outside a model's domain the error wraps
 // [ErrSaturated] or [ErrDomain] and names the condition that failed. Where a
 // paper's printed formula is wrong, the corrected form is the default (the

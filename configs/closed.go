@@ -13,7 +13,7 @@ const maxPopulation = 1 << 20
 
 // Closed is the closed: section of a mode-closed experiment, Reed's closed
 // message-passing network (D. A. Reed, Purdue CSD-TR-436, 1983;
-// shared/MODELS.md §1; sim/closed). Times are in the unit of the service
+// docs/models.md#reed; sim/closed). Times are in the unit of the service
 // means ("time units"; cycles when link.mean is a message length in flits at
 // one flit per cycle).
 type Closed struct {

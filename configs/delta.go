@@ -10,7 +10,7 @@ import (
 
 // Delta is the delta: section of a mode-delta experiment, the packet-level
 // delta network of Makrucki & Mudge (SEL-TR-159, 1982, with the addendum
-// SEL-TR-167; shared/MODELS.md §2; sim/delta): n = b^z sources and sinks,
+// SEL-TR-167; docs/models.md#makrucki; sim/delta): n = b^z sources and sinks,
 // z stages of b x b switches, an output FIFO of L places per switch output.
 // Times are in the unit of 1/mu (cycles when time is slotted).
 type Delta struct {

@@ -162,7 +162,7 @@ func (e *Experiment) resolve(r *reporter) {
 
 // resolveTraffic fills the destination-pattern defaults shared by modes
 // network and closed. "decreasing", Reed's name for the decay pattern
-// (MODELS.md §1.2), is resolved to "decay", so both spellings hash alike.
+// (docs/models.md#reed-routing), is resolved to "decay", so both spellings hash alike.
 func (e *Experiment) resolveTraffic(r *reporter) {
 	if !r.set("traffic.pattern") {
 		e.Traffic.Pattern = "uniform"

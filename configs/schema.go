@@ -256,7 +256,7 @@ type Run struct {
 }
 
 // KnownModels lists the analytical-model names accepted in models:, one per
-// model of shared/MODELS.md (section in brackets):
+// model of docs/models.md (its anchor there in brackets):
 //
 //	reed          Reed 1983 MVA and bounds for closed networks      [§1]
 //	makrucki      Makrucki–Mudge delta network with M/M/1/L stages   [§2]

@@ -8,7 +8,7 @@ import (
 
 // Slotted is the slotted: section of a mode-slotted experiment, the slotted
 // send-or-receive binary n-cube of Jacquet & Mühlethaler (INRIA RR-1276,
-// 1990; shared/MODELS.md §3; sim/slotted). Time is in slots.
+// 1990; docs/models.md#jacquet; sim/slotted). Time is in slots.
 type Slotted struct {
 	// Dimensions is n, the hypercube dimension (1..20, required; N = 2^n
 	// nodes).

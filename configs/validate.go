@@ -267,7 +267,7 @@ func validateRouter(e *Experiment, r *reporter, topoOK bool) {
 	// two VC classes split at a dateline (Dally and Seitz 1987).
 	//
 	// Adaptive routing without escape channels is the configuration of the
-	// scouting paper (Safaei et al., MODELS.md §4.7 item 3): it can
+	// scouting paper (Safaei et al., docs/models.md#safaei-simulator item 3): it can
 	// deadlock on any topology with V >= 1, and the engine detects and
 	// reports it (status deadlock, run.deadlock_cycles), so V = 1 on a
 	// torus is allowed there.

@@ -54,7 +54,7 @@ func (r *Router) SetClassVCs(bounds []int) error {
 // escapeClasses, Duato's escape channels), again at random among the free
 // ones. escapeClasses = 0 means no escape classes. This is the selection
 // the scouting paper's routing assumes (seed 004 §3.1: "one is chosen at
-// random"; MODELS.md §4.7 item 3). Call it before the first Step.
+// random"; docs/models.md#safaei-simulator item 3). Call it before the first Step.
 func (r *Router) SetAdaptive(escapeClasses int) error {
 	if escapeClasses < 0 || escapeClasses >= r.classes && escapeClasses > 0 {
 		return fmt.Errorf("router: %d escape classes of %d classes (at least one adaptive class needed)", escapeClasses, r.classes)
@@ -197,7 +197,7 @@ func (r *Router) occTick(q int32, now sim.Cycle) {
 // reserved from the cycle its VC allocation is granted to the cycle the
 // packet's tail leaves through it (or, for a scouting header that
 // backtracks, the negative acknowledgement arrives): the "busy virtual
-// channel" of Dally's occupancy model (MODELS.md §5.5). len(dst) must be at
+// channel" of Dally's occupancy model (docs/models.md#dally-1992). len(dst) must be at
 // least Ports*(VCs+1).
 func (r *Router) Occupancy(now sim.Cycle, dst []int64) {
 	for q := range r.busy {

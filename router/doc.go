@@ -75,7 +75,7 @@
 // # Scouting switching
 //
 // Scouting switching (Dao, Duato & Yalamanchili 1999; the switching of seed
-// 004, Safaei et al., MODELS.md §4.7 item 4) with scouting distance
+// 004, Safaei et al., docs/models.md#safaei-simulator item 4) with scouting distance
 // K = Config.ScoutingDistance >= 1. K = 0 is wormhole switching and takes
 // the wormhole code path unchanged.
 //

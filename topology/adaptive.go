@@ -15,7 +15,7 @@ type fullyAdaptive struct {
 // escape channels: Route admits every productive port (every differing
 // dimension; in an even bidirectional torus both directions when the offset
 // is exactly K/2), all with class 0, so a header may take any free VC of any
-// productive channel (Safaei et al., seed 004 §3.1; MODELS.md §4.7 item 3).
+// productive channel (Safaei et al., seed 004 §3.1; docs/models.md#safaei-simulator item 3).
 // Classes() = 1.
 //
 // This is the configuration the scouting paper simulates. Its

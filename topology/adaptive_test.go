@@ -78,7 +78,7 @@ func assertAllProductive(t *testing.T, top *Topology, r Routing, class int) {
 }
 
 // TestAdaptiveWithoutEscapeIsCyclic pins the configuration of the scouting
-// paper (MODELS.md §4.7): fully adaptive routing without escape channels on
+// paper (docs/models.md#safaei-simulator): fully adaptive routing without escape channels on
 // the 8x8 bidirectional torus has a cyclic channel-dependency graph, while
 // the escape subnetwork of Duato's routing on the same torus (and on a
 // mesh) is acyclic, also with the indirect dependencies.

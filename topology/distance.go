@@ -93,7 +93,7 @@ func (t *Topology) buildReach() {
 // distances averaged over all pairs use MeanDistance).
 //
 // This is Reed (1983)'s Reach(l), from which the uniform routing
-// distribution is Phi(l) = Reach(l)/(Nodes()-1) (MODELS.md §1.2).
+// distribution is Phi(l) = Reach(l)/(Nodes()-1) (docs/models.md#reed-routing).
 func (t *Topology) Reach(l int) int {
 	if l < 0 || l >= len(t.reach) {
 		return 0
@@ -111,13 +111,13 @@ func (t *Topology) Reach(l int) int {
 //
 // which gives the closed forms (self excluded):
 //
-//	bidirectional ring, odd K:   (K+1)/4                  Reed 1983, LV_uniform (MODELS.md §1.2)
+//	bidirectional ring, odd K:   (K+1)/4                  Reed 1983, LV_uniform (docs/models.md#reed-routing)
 //	bidirectional ring, even K:  K^2 / (4(K-1))
-//	unidirectional k-ary n-cube: n (k-1)/2 * k^n/(k^n-1)  Draper–Ghosh Dbar (MODELS.md §5.3)
+//	unidirectional k-ary n-cube: n (k-1)/2 * k^n/(k^n-1)  Draper–Ghosh Dbar (docs/models.md#dg-r)
 //	bidirectional torus, even k: n (k/4) k^n/(k^n-1)      Safaei et al. Eq. (2) k/4 per dimension, self included
 //	bidirectional torus, odd k:  n (k^2-1)/(4k) k^n/(k^n-1)
 //	mesh:                        n (k^2-1)/(3k) k^n/(k^n-1)
-//	binary n-cube:               n 2^(n-1) / (2^n-1)      Jacquet–Mühlethaler §3.2, d = n/(2(1-2^-n))
+//	binary n-cube:               n 2^(n-1) / (2^n-1)      Jacquet–Mühlethaler docs/models.md#jacquet-distance, d = n/(2(1-2^-n))
 //
 // The forms without a citation follow from the same enumeration.
 // For a mesh this is the all-pairs mean, not the mean from router 0.

@@ -49,7 +49,7 @@
 // (output port, VC class), allocation-free, so the router engine calls it
 // per packet head and Check can enumerate it exhaustively. Dimension-order
 // routing on rings and tori uses two dateline classes (Dally & Seitz 1987;
-// MODELS.md §5.3); random minimal routing admits every productive port.
+// docs/models.md#dg-r); random minimal routing admits every productive port.
 //
 // # Invariants checked by the tests
 //

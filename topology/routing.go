@@ -35,7 +35,7 @@ type Routing interface {
 
 // datelineClass returns the Dally–Seitz dateline VC class of the hop that
 // leaves coordinate c towards target coordinate b, moving in direction dir
-// along a ring dimension (MODELS.md §5.3; Dally & Seitz 1987):
+// along a ring dimension (docs/models.md#dg-r; Dally & Seitz 1987):
 //
 //	dir = +1: class 0 if c < b, class 1 if c > b
 //	dir = -1: class 0 if c > b, class 1 if c < b

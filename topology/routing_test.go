@@ -156,7 +156,7 @@ func TestRoutePins(t *testing.T) {
 	}
 }
 
-// TestDatelineUnsplitChannels checks the property MODELS.md §5.3 relies
+// TestDatelineUnsplitChannels checks the property docs/models.md#dg-r relies
 // on for the unidirectional k-ary n-cube: under DOR the channel K-1 -> 0
 // only ever carries class 1 and the channel 0 -> 1 only class 0, and every
 // other channel carries both.

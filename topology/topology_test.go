@@ -314,7 +314,7 @@ func TestSuiteDistance(t *testing.T) {
 }
 
 // TestReachRing15 pins Reed (1983)'s 15-node bidirectional ring: two
-// routers at each distance 1..7 (MODELS.md §1.11 uses K = 15).
+// routers at each distance 1..7 (docs/models.md#reed-pins uses K = 15).
 func TestReachRing15(t *testing.T) {
 	top := mustNew(t, Spec{Kind: Ring, K: 15, Bidirectional: true})
 	want := []int{1, 2, 2, 2, 2, 2, 2, 2, 0}

@@ -15,7 +15,7 @@
 //   - uniform: uniform over the N-1 other nodes (Reed 1983, seed 000);
 //   - locality: Reed's sphere of locality, phi inside radius L, 1-phi beyond;
 //   - decay: Reed's decreasing probability, Phi(l) = (1-d) d^(l-1) / (1-d^l_max)
-//     in distance l, with the corrected normalisation of MODELS.md §1.2 (E2);
+//     in distance l, with the corrected normalisation of docs/models.md#reed-routing (erratum E2, docs/errata.md#e2);
 //   - hotspot: a fraction h to a set of hot nodes, the rest uniform.
 //
 // Application-like: halo, the nearest-neighbour halo exchange (uniform over

@@ -20,7 +20,7 @@ func (k ring) Distance(a, b int) int {
 
 // Reed's Figure I: the cumulative probability of sending a message at most
 // l links away on the 15-node ring, and the mean link visits LV, from the
-// exact distributions the patterns sample from (MODELS.md §1.11).
+// exact distributions the patterns sample from (docs/models.md#reed-pins).
 func ExampleNewPattern() {
 	space := ring(15)
 	for _, spec := range []traffic.PatternSpec{

@@ -185,7 +185,7 @@ func (u *uniform) Probabilities(src int, p []float64) {
 }
 
 // locality is Reed's sphere of locality, seed 000 "Sphere of Locality
-// Message Routing" and MODELS.md §1.2: with probability phi the destination
+// Message Routing" and docs/models.md#reed-routing: with probability phi the destination
 // is uniform among the LocSize(L) nodes at distance 1..L from the source,
 // otherwise uniform among the N - LocSize(L) - 1 nodes farther than L:
 //
@@ -259,7 +259,7 @@ func (l *locality) Probabilities(src int, p []float64) {
 
 // decay is Reed's decreasing-probability routing, seed 000 "Decreasing
 // Probability Message Routing", with the corrected normalisation of
-// MODELS.md §1.2 (error E2 of §1.13): the distance l is drawn with
+// docs/models.md#reed-routing (erratum E2, docs/errata.md#e2): the distance l is drawn with
 //
 //	Phi(l) = (1-d) d^(l-1) / (1 - d^l_max),   1 <= l <= l_max,  0 < d < 1
 //	Phi(l) = 1 / l_max                                            d = 1
@@ -278,7 +278,7 @@ type decay struct {
 }
 
 // decayUniformTol is how close to 1 d must be to use the d = 1 limit
-// (MODELS.md §1.2: |d-1| < 1e-9).
+// (docs/models.md#reed-routing: |d-1| < 1e-9).
 const decayUniformTol = 1e-9
 
 func newDecay(s PatternSpec, space Space) (Pattern, error) {

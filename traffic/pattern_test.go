@@ -38,7 +38,7 @@ func phiByDistance(p Pattern, space Space, src int) []float64 {
 }
 
 // TestReedRing15 pins the cumulative distance distributions and mean link
-// visits of the 15-node bidirectional ring against MODELS.md §1.11 (Reed
+// visits of the 15-node bidirectional ring against docs/models.md#reed-pins (Reed
 // 1983, Figure I and Eqs. (1)-(3) with the corrections of §1.13), at every
 // source. Tolerances: the cumulative values are printed to 6 decimals
 // (1e-6 absolute); LV values are exact to double precision (1e-12).
@@ -140,7 +140,7 @@ func isPermutation(name string) bool {
 }
 
 // TestLimitsEqualUniform checks the limits in which the parametrised
-// patterns reduce to uniform routing (Reed 1983; MODELS.md §1.2): the
+// patterns reduce to uniform routing (Reed 1983; docs/models.md#reed-routing): the
 // sphere of locality with L = l_max and phi = 1, or with phi equal to the
 // sphere's share LocSize(L)/(N-1) of the other nodes; decreasing
 // probability with d = 1 on a ring (Reach(l) constant, so uniform in

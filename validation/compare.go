@@ -17,7 +17,7 @@ const (
 	DefaultMaxTol  = 0.20
 	// KneeFactor defines the simulated saturation knee: the first load whose
 	// simulated latency exceeds KneeFactor times the value at the lowest
-	// load (MODELS.md §8).
+	// load (docs/models.md#harness).
 	KneeFactor = 3.0
 )
 
@@ -41,7 +41,7 @@ type Tolerance struct {
 	// (simulated minus model value at the lowest eligible load) is added to
 	// every model value before the errors are taken. Use it where the model
 	// is known to count a constant differently (Safaei's double-counted
-	// header distance, MODELS.md §4.5 item 4; DG-R's c0, §5.3).
+	// header distance, docs/models.md#safaei-readings item 4; DG-R's c0, docs/models.md#dg-r).
 	SubtractOffset bool
 	// ReportOnly computes and reports the errors but never fails the
 	// verdict (it reads "info"): for the relaxed-assumption experiments,

@@ -9,7 +9,7 @@
 //     configs.Experiment for the flit-level network mode, or the mode
 //     configuration of sim/closed, sim/delta or sim/slotted — onto the
 //     parameters of the analytic packages, converts the sweep's load unit
-//     into the model's (MODELS.md §0.3) and evaluates every named model at
+//     into the model's (docs/models.md#units) and evaluates every named model at
 //     every sweep point. Each point carries a value and a status: "ok",
 //     "saturated" (analytic.ErrSaturated) or "out-of-domain"
 //     (analytic.ErrDomain), with the model's own reason.
@@ -26,7 +26,7 @@
 // # Errors
 //
 // For a model value m and a simulated mean s with 95% half-width h at one
-// offered load (MODELS.md §8):
+// offered load (docs/models.md#harness):
 //
 //	error  = |m - s| / s                              plain relative error
 //	excess = max(0, |m - s| - h) / s                  part of the error outside the CI

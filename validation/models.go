@@ -100,14 +100,14 @@ type modelSpec struct {
 	doc  string
 	mode string // simulator mode the model applies to
 	// hypothesis marks a curve that is reported but never judged: a
-	// [RECON-L] reading or a sanity curve (MODELS.md §5.3, §5.4).
+	// [RECON-L] reading or a sanity curve (docs/models.md#dg-r, docs/models.md#dally-1990).
 	hypothesis bool
 }
 
 var modelSpecs = map[string]modelSpec{
 	"reed":                          {"Reed 1983 exact MVA X_0(N) (Figure II), corrected routing (= reed-mva)", "closed", false},
 	"reed-mva":                      {"Reed 1983 exact MVA X_0(N) (Figure II), corrected routing", "closed", false},
-	"reed-mva:printed":              {"Reed MVA with the printed decay distribution (erratum E2)", "closed", false},
+	"reed-mva:printed":              {"Reed MVA with the printed decay distribution (erratum E2, docs/errata.md#e2)", "closed", false},
 	"reed-bounds":                   {"expands to reed-bjb-lower, reed-bjb-upper, reed-asymptotic", "closed", false},
 	"reed-bjb-lower":                {"Reed balanced job bound, lower (Eq. 7)", "closed", false},
 	"reed-bjb-upper":                {"Reed balanced job bound, upper (Eq. 7)", "closed", false},
@@ -120,11 +120,11 @@ var modelSpecs = map[string]modelSpec{
 	"makrucki-ntp:single-stage":     {"Makrucki–Mudge NTP, single-stage reading", "delta", false},
 	"jacquet":                       {"Jacquet–Mühlethaler Poisson approximation T (= jacquet-poisson)", "slotted", false},
 	"jacquet-poisson":               {"Jacquet–Mühlethaler Poisson approximation T, normalised Q", "slotted", false},
-	"jacquet-poisson:printed":       {"Jacquet–Mühlethaler T with the printed, unnormalised Q (E9)", "slotted", false},
+	"jacquet-poisson:printed":       {"Jacquet–Mühlethaler T with the printed, unnormalised Q (erratum E9, docs/errata.md#e9)", "slotted", false},
 	"jacquet-bernoulli":             {"Jacquet–Mühlethaler Bernoulli model D = M/lambda", "slotted", false},
-	"jacquet-bernoulli:printed":     {"Jacquet–Mühlethaler Bernoulli model, printed mu, appendix q'(1) and D (E8, E10, E11)", "slotted", false},
+	"jacquet-bernoulli:printed":     {"Jacquet–Mühlethaler Bernoulli model, printed mu, appendix q'(1) and D (errata E8, E10, E11: docs/errata.md#e8, docs/errata.md#e10, docs/errata.md#e11)", "slotted", false},
 	"safaei":                        {"Safaei et al. scouting switching, corrected Eq. (8)", "network", false},
-	"safaei:printed":                {"Safaei et al. with the printed Eq. (8) (E13)", "network", false},
+	"safaei:printed":                {"Safaei et al. with the printed Eq. (8) (erratum E13, docs/errata.md#e13)", "network", false},
 	"draper-ghosh":                  {"DG-R reconstruction, plain reading (pessimistic on tori; reported, docs/validation.md)", "network", true},
 	"draper-ghosh:exclude-own-flow": {"DG-R with the ExcludeOwnFlow correction [RECON-L], the judged reading", "network", false},
 	"draper-ghosh:vc-multiplexing":  {"DG-R times the Dally 1992 multiplexing degree [RECON-L]", "network", true},
@@ -233,8 +233,8 @@ func setPoint(p *ModelPoint, rate, v float64, err error) {
 	}
 }
 
-// evalReed maps a closed.Config onto Reed's two-type workload (MODELS.md
-// §1.3, §1.10): the profile from Network/Radix/Dims, Phi from the pattern,
+// evalReed maps a closed.Config onto Reed's two-type workload (docs/models.md#reed-visits, docs/models.md#reed-simulator):
+// the profile from Network/Radix/Dims, Phi from the pattern,
 // one device per link (half duplex) or per direction (full), S_PE and S_CL
 // from the service means (with the simulator's defaults, closed.Config.
 // WithDefaults; PE "none" gives S_PE = 0). The rate column is the
@@ -339,11 +339,11 @@ func evalReed(c *Curve, s Setup) error {
 // MakruckiMaxLoss is the largest attempt-loss probability 1 - P at which a
 // Makrucki–Mudge delay (PDT, PDT_add) is inside the model's domain: the model
 // does not add resubmitted or retried packets to the stage loads, so it is
-// compared "only where (1-P) is small (roughly p_L < 0.05)" (MODELS.md §2.12).
+// compared "only where (1-P) is small (roughly p_L < 0.05)" (docs/models.md#makrucki-simulator).
 // Beyond it the point is out of domain; its value is kept for the plot.
 const MakruckiMaxLoss = 0.05
 
-// evalMakrucki maps a sim/delta Config onto analytic/delta (MODELS.md §2.1):
+// evalMakrucki maps a sim/delta Config onto analytic/delta (docs/models.md#makrucki-inputs):
 // n = b^z sources, L, mu; the sweep is rho and lambda = rho mu. The case is
 // chosen automatically (Figure 3 validity regions); between Case I and Case
 // II regions the point is out of the model's domain.
@@ -393,7 +393,7 @@ func evalMakrucki(c *Curve, s Setup) error {
 		setPoint(&c.Points[i], rho, v, err)
 		if err == nil && pdt && 1-r.P > MakruckiMaxLoss {
 			c.Points[i].Status = StatusOutOfDomain
-			c.Points[i].Reason = fmt.Sprintf("attempt loss 1-P = %.3g > %g: the model neglects the resubmitted load (MODELS.md §2.12)", 1-r.P, MakruckiMaxLoss)
+			c.Points[i].Reason = fmt.Sprintf("attempt loss 1-P = %.3g > %g: the model neglects the resubmitted load (docs/models.md#makrucki-simulator)", 1-r.P, MakruckiMaxLoss)
 		}
 		if errors.Is(err, analytic.ErrDomain) {
 			// Between the Case I and Case II regions no approximation is
@@ -410,10 +410,10 @@ func evalMakrucki(c *Curve, s Setup) error {
 	return nil
 }
 
-// evalJacquet maps a sim/slotted Config onto analytic/hypercube (MODELS.md
-// §3): n = Dim, lambda = rate (packets/node/slot). The Poisson T is compared
+// evalJacquet maps a sim/slotted Config onto analytic/hypercube (docs/models.md#jacquet):
+// n = Dim, lambda = rate (packets/node/slot). The Poisson T is compared
 // with the integer-slot delay and the Bernoulli D with the continuous delay
-// (§3.7). Saturation: lambda_max.
+// (docs/models.md#jacquet-simulator). Saturation: lambda_max.
 func evalJacquet(c *Curve, s Setup) error {
 	if s.RateUnit != UnitSlots {
 		return fmt.Errorf("sweep unit %q, want %q", s.RateUnit, UnitSlots)
@@ -455,7 +455,7 @@ func evalJacquet(c *Curve, s Setup) error {
 }
 
 // evalNetwork maps a flit-level experiment onto Safaei, DG-R or Dally 1990
-// (MODELS.md §4.7, §5.7): messages/node/cycle from the sweep (converted from
+// (docs/models.md#safaei-simulator, docs/models.md#dg-simulator): messages/node/cycle from the sweep (converted from
 // flits by the mean length), M = the fixed message length. Saturation loads
 // are converted back into the sweep's unit.
 func evalNetwork(c *Curve, s Setup) error {

@@ -62,7 +62,7 @@ func reedSetup(rates ...float64) Setup {
 }
 
 // TestModelPins checks the bridge end to end against the pinned values of
-// shared/MODELS.md: if a parameter were mapped or a unit converted wrongly,
+// docs/models.md: if a parameter were mapped or a unit converted wrongly,
 // these would move. Tolerance 1e-7 relative (the pins carry 8-9 digits).
 func TestModelPins(t *testing.T) {
 	dgTorus, dgCube, saf := netExp(t, dgYAML), netExp(t, dgCubeYAML), netExp(t, safaeiYAML)
@@ -80,30 +80,30 @@ func TestModelPins(t *testing.T) {
 		want        float64
 		source      string
 	}{
-		{"reed N=1", "reed-mva", reedSetup(1, 2, 3, 10), 0, 0.2, "MODELS §1.11 MVA table"},
-		{"reed N=2", "reed-mva", reedSetup(1, 2, 3, 10), 1, 75.0 / 196, "MODELS §1.11 exact 75/196"},
-		{"reed N=3", "reed", reedSetup(1, 2, 3, 10), 2, 441.0 / 802, "MODELS §1.11 exact 441/802"},
-		{"reed N=10", "reed-mva", reedSetup(1, 2, 3, 10), 3, 1.40539932686107, "MODELS §1.11"},
-		{"reed BJB lower N=10", "reed-bjb-lower", reedSetup(1, 2, 3, 10), 3, 1.35135135, "MODELS §1.11"},
-		{"reed BJB upper N=10", "reed-bjb-upper", reedSetup(1, 2, 3, 10), 3, 1.53846154, "MODELS §1.11"},
-		{"reed asymptotic N=10", "reed-asymptotic", reedSetup(1, 2, 3, 10), 3, 2.0, "MODELS §1.11"},
-		{"makrucki printed L=2 rho=.2", "makrucki:printed", deltaSetup(2, simdelta.ResubmitSource, 0.2, 0.5), 0, 3.51105148, "MODELS §2.11"},
-		{"makrucki corrected L=2 rho=.2", "makrucki", deltaSetup(2, simdelta.ResubmitSource, 0.2, 0.5), 0, 3.617962963, "MODELS §2.11"},
-		{"makrucki retry L=2 rho=.2", "makrucki", deltaSetup(2, simdelta.RetryPrevious, 0.2, 0.5), 0, 3.577777778, "MODELS §2.11"},
-		{"makrucki NTP L=2 rho=.2", "makrucki", deltaSetup(2, simdelta.Drop, 0.2, 0.5), 0, 11.56129032, "MODELS §2.11"},
-		{"makrucki L=4 rho=.5", "makrucki-pdt", deltaSetup(4, simdelta.Drop, 0.2, 0.5), 1, 5.375259259, "MODELS §2.11"},
-		{"makrucki NTP single L=2 rho=.2", "makrucki-ntp:single-stage", deltaSetup(2, simdelta.Drop, 0.2, 0.5), 0, 12.38709677, "MODELS §2.11"},
-		{"jacquet T n=4 0.05", "jacquet", slottedSetup(4, 0.01, 0.05, 0.1), 1, 2.5742418, "MODELS §3.8"},
-		{"jacquet T n=4 0.1", "jacquet-poisson", slottedSetup(4, 0.01, 0.05, 0.1), 2, 3.6280761, "MODELS §3.8"},
-		{"jacquet D n=4 .5 lmax", "jacquet-bernoulli", slottedSetup(4, 0.093565176), 0, 3.7887723, "MODELS §3.8"},
+		{"reed N=1", "reed-mva", reedSetup(1, 2, 3, 10), 0, 0.2, "docs/models.md#reed-pins MVA table"},
+		{"reed N=2", "reed-mva", reedSetup(1, 2, 3, 10), 1, 75.0 / 196, "docs/models.md#reed-pins exact 75/196"},
+		{"reed N=3", "reed", reedSetup(1, 2, 3, 10), 2, 441.0 / 802, "docs/models.md#reed-pins exact 441/802"},
+		{"reed N=10", "reed-mva", reedSetup(1, 2, 3, 10), 3, 1.40539932686107, "docs/models.md#reed-pins"},
+		{"reed BJB lower N=10", "reed-bjb-lower", reedSetup(1, 2, 3, 10), 3, 1.35135135, "docs/models.md#reed-pins"},
+		{"reed BJB upper N=10", "reed-bjb-upper", reedSetup(1, 2, 3, 10), 3, 1.53846154, "docs/models.md#reed-pins"},
+		{"reed asymptotic N=10", "reed-asymptotic", reedSetup(1, 2, 3, 10), 3, 2.0, "docs/models.md#reed-pins"},
+		{"makrucki printed L=2 rho=.2", "makrucki:printed", deltaSetup(2, simdelta.ResubmitSource, 0.2, 0.5), 0, 3.51105148, "docs/models.md#makrucki-pins"},
+		{"makrucki corrected L=2 rho=.2", "makrucki", deltaSetup(2, simdelta.ResubmitSource, 0.2, 0.5), 0, 3.617962963, "docs/models.md#makrucki-pins"},
+		{"makrucki retry L=2 rho=.2", "makrucki", deltaSetup(2, simdelta.RetryPrevious, 0.2, 0.5), 0, 3.577777778, "docs/models.md#makrucki-pins"},
+		{"makrucki NTP L=2 rho=.2", "makrucki", deltaSetup(2, simdelta.Drop, 0.2, 0.5), 0, 11.56129032, "docs/models.md#makrucki-pins"},
+		{"makrucki L=4 rho=.5", "makrucki-pdt", deltaSetup(4, simdelta.Drop, 0.2, 0.5), 1, 5.375259259, "docs/models.md#makrucki-pins"},
+		{"makrucki NTP single L=2 rho=.2", "makrucki-ntp:single-stage", deltaSetup(2, simdelta.Drop, 0.2, 0.5), 0, 12.38709677, "docs/models.md#makrucki-pins"},
+		{"jacquet T n=4 0.05", "jacquet", slottedSetup(4, 0.01, 0.05, 0.1), 1, 2.5742418, "docs/models.md#jacquet-pins"},
+		{"jacquet T n=4 0.1", "jacquet-poisson", slottedSetup(4, 0.01, 0.05, 0.1), 2, 3.6280761, "docs/models.md#jacquet-pins"},
+		{"jacquet D n=4 .5 lmax", "jacquet-bernoulli", slottedSetup(4, 0.093565176), 0, 3.7887723, "docs/models.md#jacquet-pins"},
 		{"jacquet D printed n=4 .5 lmax", "jacquet-bernoulli:printed", slottedSetup(4, 0.093565176), 0, 0, "skip"},
-		{"safaei K=0 0.004", "safaei", mustSetup(saf), 1, 51.909118, "MODELS §4.8"},
-		{"safaei K=0 0.001", "safaei", mustSetup(saf), 0, 42.353835, "MODELS §4.8"},
-		{"safaei printed K=0 0.010", "safaei:printed", mustSetup(saf), 2, 75.148550, "MODELS §4.8 printed"},
-		{"DG-R torus 6e-4 (flits 0.0192)", "draper-ghosh", mustSetup(dgTorus), 1, 48.497041, "MODELS §5.8"},
-		{"DG-R torus 1e-4 (flits 0.0032)", "draper-ghosh", mustSetup(dgTorus), 0, 40.249376, "MODELS §5.8"},
-		{"DG-R cube 0.005", "draper-ghosh", mustSetup(dgCube), 1, 49.822322, "MODELS §5.8"},
-		{"DG-R cube 0.010", "draper-ghosh", mustSetup(dgCube), 2, 156.903587, "MODELS §5.8"},
+		{"safaei K=0 0.004", "safaei", mustSetup(saf), 1, 51.909118, "docs/models.md#safaei-pins"},
+		{"safaei K=0 0.001", "safaei", mustSetup(saf), 0, 42.353835, "docs/models.md#safaei-pins"},
+		{"safaei printed K=0 0.010", "safaei:printed", mustSetup(saf), 2, 75.148550, "docs/models.md#safaei-pins printed"},
+		{"DG-R torus 6e-4 (flits 0.0192)", "draper-ghosh", mustSetup(dgTorus), 1, 48.497041, "docs/models.md#dg-pins"},
+		{"DG-R torus 1e-4 (flits 0.0032)", "draper-ghosh", mustSetup(dgTorus), 0, 40.249376, "docs/models.md#dg-pins"},
+		{"DG-R cube 0.005", "draper-ghosh", mustSetup(dgCube), 1, 49.822322, "docs/models.md#dg-pins"},
+		{"DG-R cube 0.010", "draper-ghosh", mustSetup(dgCube), 2, 156.903587, "docs/models.md#dg-pins"},
 	}
 	for _, tc := range cases {
 		if tc.source == "skip" {
@@ -144,7 +144,7 @@ func slottedSetup(n int, rates ...float64) Setup {
 // TestModelStatuses checks the classification of model errors and the
 // saturation loads in the sweep's unit.
 func TestModelStatuses(t *testing.T) {
-	// Safaei K=3 is saturated at 0.010 (MODELS §4.8).
+	// Safaei K=3 is saturated at 0.010 (docs/models.md#safaei-pins).
 	// Loaded as the configs/validation/safaei-* files are: adaptive
 	// routing, scouting switching in mode network.
 	e := netExp(t, strings.Replace(strings.Replace(safaeiYAML, "routing: random-minimal", "routing: adaptive", 1),
@@ -158,7 +158,7 @@ func TestModelStatuses(t *testing.T) {
 		t.Fatal(err)
 	}
 	if c.Points[2].Status != StatusSaturated || math.Abs(c.Points[1].Value-62.183050) > 1e-6 {
-		t.Errorf("safaei K=3: %+v, want 62.183050 at 0.004 and saturated at 0.010 (MODELS §4.8)", c.Points)
+		t.Errorf("safaei K=3: %+v, want 62.183050 at 0.004 and saturated at 0.010 (docs/models.md#safaei-pins)", c.Points)
 	}
 
 	// Jacquet: lambda_max(n=4) = 0.187130351326; 0.2 is saturated.
@@ -170,7 +170,7 @@ func TestModelStatuses(t *testing.T) {
 		t.Errorf("jacquet: sat %v, points %+v", c.Saturation, c.Points)
 	}
 
-	// Makrucki L=2: rho_I(2) = 0.36246012, rho_0(2) = 3.887 (MODELS §2.4):
+	// Makrucki L=2: rho_I(2) = 0.36246012, rho_0(2) = 3.887 (docs/models.md#makrucki-domain):
 	// rho = 0.5 lies between the Case I and Case II regions, so it is out of
 	// the model's domain, but the value is Case I's (Figure 6 draws Case I
 	// over the whole range): exact 39457/9261 printed, 127/27 corrected.
@@ -191,7 +191,7 @@ func TestModelStatuses(t *testing.T) {
 		}
 	}
 
-	// DG-R on the 8-ary 2-cube saturates near 0.001380 msgs (MODELS §5.8),
+	// DG-R on the 8-ary 2-cube saturates near 0.001380 msgs (docs/models.md#dg-pins),
 	// i.e. 0.04416 flits/node/cycle at M = 32.
 	s, err = FromExperiment(netExp(t, dgYAML))
 	if err != nil {

@@ -242,7 +242,7 @@ img{max-width:100%;border:1px solid #ddd}
 </style></head><body>
 <h1>flitsim validation report</h1>
 <p>Overall: {{if .Failed}}<span class="fail">FAIL</span>{{else}}pass{{end}}.
-Errors are relative to the simulated mean; the excess is the part outside the simulated 95% confidence interval, and is what the tolerances judge (shared/MODELS.md §8). Shaded regions of the plots are loads where a model is out of its domain, saturated, or above the judged fraction of its saturation load.</p>
+Errors are relative to the simulated mean; the excess is the part outside the simulated 95% confidence interval, and is what the tolerances judge (docs/models.md#harness). Shaded regions of the plots are loads where a model is out of its domain, saturated, or above the judged fraction of its saturation load.</p>
 {{if .Regressions}}<h2 class="fail">Regressions against the baseline</h2><ul>{{range .Regressions}}<li>{{.}}</li>{{end}}</ul>{{end}}
 <h2>Summary</h2>
 <table><tr><th>config</th><th>mode</th><th>comparisons</th><th>worst max error</th><th>verdict</th></tr>
@@ -269,7 +269,7 @@ func Markdown(r Report) string {
 	v := newView(r)
 	var b strings.Builder
 	b.WriteString("# flitsim validation report\n\n")
-	fmt.Fprintf(&b, "Overall: **%s**. Errors are relative to the simulated mean; the excess is the part outside the simulated 95%% confidence interval, and is what the tolerances judge (shared/MODELS.md §8). Shaded plot regions: loads where a model is out of its domain, saturated, or above the judged fraction of its saturation load.\n\n",
+	fmt.Fprintf(&b, "Overall: **%s**. Errors are relative to the simulated mean; the excess is the part outside the simulated 95%% confidence interval, and is what the tolerances judge (docs/models.md#harness). Shaded plot regions: loads where a model is out of its domain, saturated, or above the judged fraction of its saturation load.\n\n",
 		map[bool]string{true: "FAIL", false: "pass"}[v.Failed])
 	if len(v.Regressions) > 0 {
 		b.WriteString("## Regressions against the baseline\n\n")

@@ -8,6 +8,9 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/flitsim/flitsim/internal/doclinks"
+	simdelta "github.com/flitsim/flitsim/sim/delta"
 )
 
 // syntheticReport builds a report without running a simulator: Reed's
@@ -126,5 +129,54 @@ func TestWriteReport(t *testing.T) {
 			t.Logf("%s %s: %s %s", c.Config, c.Model, c.Verdict, c.Reason)
 		}
 		t.Error("synthetic points 1% above the model must pass")
+	}
+}
+
+// TestReportReferencesExist: every repository file or anchor that the
+// generated report (HTML and Markdown) or a model point's reason (printed by
+// flitsim model and written to results files) names exists in the
+// repository, and nothing names a file outside it.
+func TestReportReferencesExist(t *testing.T) {
+	r := syntheticReport(t)
+	// Makrucki points beyond the loss limit carry a reason that names their
+	// section of docs/models.md.
+	s := deltaSetup(2, simdelta.ResubmitSource, 0.2, 0.5, 0.6)
+	cs, err := Evaluate(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Configs = append(r.Configs, ConfigReport{Setup: s, Curves: cs, Sim: make([]SimPoint, len(s.Rates))})
+	dir := t.TempDir()
+	if err := WriteReport(dir, r); err != nil {
+		t.Fatal(err)
+	}
+	chk := doclinks.New("..")
+	for _, f := range []string{HTMLFile, MDFile} {
+		b, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(b), "docs/models.md#") {
+			t.Errorf("%s names no section of docs/models.md (the judging rule should)", f)
+		}
+		for _, p := range chk.CheckText("", string(b), false) {
+			t.Errorf("%s: %v", f, p)
+		}
+	}
+	reasons := 0
+	for _, cr := range r.Configs {
+		for _, c := range cr.Curves {
+			for _, p := range c.Points {
+				if strings.Contains(p.Reason, "docs/") {
+					reasons++
+				}
+				for _, pr := range chk.CheckText("", p.Reason, false) {
+					t.Errorf("%s %s reason: %v", cr.Setup.Name, c.Model, pr)
+				}
+			}
+		}
+	}
+	if reasons == 0 {
+		t.Error("no model reason names a documentation section; the Makrucki loss limit should")
 	}
 }

@@ -13,21 +13,21 @@ import (
 
 // The full validation set is the files of configs/validation (LoadSetups);
 // the reduced CI set is built here in Go with the same values and shorter
-// runs. Tolerances come from what each paper or MODELS.md claims;
+// runs. Tolerances come from what each paper or docs/models.md claims;
 // docs/validation.md records the measurements behind every loosened one.
 
 // Tolerances per model family (see docs/validation.md for the evidence).
 var (
-	// Reed's MVA is exact for the product-form configuration of MODELS.md
-	// §1.10: the simulation must sit on it within its CI (1 % slack for the
+	// Reed's MVA is exact for the product-form configuration of
+	// docs/models.md#reed-simulator: the simulation must sit on it within its CI (1 % slack for the
 	// CI's own 95 % coverage) and between the bounds.
 	tolReed = Tolerance{Mean: 0.01, Max: 0.02}
-	// Makrucki–Mudge give no accuracy claim; MODELS.md §2.12 asks for a
+	// Makrucki–Mudge give no accuracy claim; docs/models.md#makrucki-simulator asks for a
 	// comparison only where the loss is small. Points outside Case I's
 	// validity region (Figure 3) are out of domain and not judged.
 	tolMakrucki = Tolerance{Mean: 0.10, Max: 0.20}
 	// Jacquet–Mühlethaler: within ~5 % below 0.5 lambda_max, over-predicting
-	// above 0.75 lambda_max (MODELS.md §3.8); judged up to 0.8 lambda_max.
+	// above 0.75 lambda_max (docs/models.md#jacquet-pins); judged up to 0.8 lambda_max.
 	// Max loosened from 0.12 to 0.18 on evidence (docs/validation.md): the
 	// Poisson T over-predicts by 16.0 / 15.5 / 16.3 % beyond the CI at 0.8
 	// lambda_max on the 4-, 5- and 6-cube alike, always model > sim.
@@ -38,9 +38,9 @@ var (
 
 // Tolerances of the flit-level families (judged once the network engine
 // is wired): Safaei et al. claim at most 15 % error near saturation; their
-// model counts the header distance twice (MODELS.md §4.5 item 4), so the
-// zero-load offset is removed first. DG-R is unvalidated (MODELS.md §8);
-// its c0 is the simulator's constant (§5.3), removed the same way.
+// model counts the header distance twice (docs/models.md#safaei-readings item 4), so the
+// zero-load offset is removed first. DG-R is unvalidated (docs/models.md#harness);
+// its c0 is the simulator's constant (docs/models.md#dg-r), removed the same way.
 var (
 	tolSafaei = Tolerance{Mean: 0.15, Max: 0.15, SubtractOffset: true}
 	tolDGR    = Tolerance{Mean: 0.15, Max: 0.25, SubtractOffset: true}
@@ -119,7 +119,7 @@ var (
 	}
 )
 
-// Capacities lambda_max of the binary 4-, 5- and 6-cube (MODELS.md §3.8).
+// Capacities lambda_max of the binary 4-, 5- and 6-cube (docs/models.md#jacquet-pins).
 const (
 	lmax4 = 0.187130351326
 	lmax5 = 0.155076412519

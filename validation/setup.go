@@ -12,7 +12,7 @@ import (
 )
 
 // Load units of a Setup's sweep beside configs.UnitMessages and
-// configs.UnitFlits (MODELS.md §0.3).
+// configs.UnitFlits (docs/models.md#units).
 const (
 	UnitPopulation = "population"        // Reed: closed population N, messages
 	UnitRho        = "rho"               // Makrucki–Mudge: lambda/mu per source

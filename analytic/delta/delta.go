@@ -7,7 +7,7 @@ import (
 	"github.com/flitsim/flitsim/analytic/queue"
 )
 
-// Network is a delta network of Makrucki–Mudge §2 (MODELS.md §2.1):
+// Network is a delta network of Makrucki–Mudge §2 (docs/models.md#makrucki-inputs):
 // n = b^z sources and sinks joined by z stages of b x b crossbar switches,
 // every switch output feeding a FIFO of capacity L served at rate mu.
 // Each stage holds n output queues.
@@ -42,7 +42,7 @@ func (nw Network) Stages() (int, error) {
 	return z, nil
 }
 
-// PDTVariant selects the resubmission-to-source delay formula (erratum E4).
+// PDTVariant selects the resubmission-to-source delay formula (erratum E4, docs/errata.md#e4).
 type PDTVariant int
 
 const (
@@ -61,7 +61,7 @@ const (
 )
 
 // NTPVariant selects the reading of the report's damaged Case I throughput
-// formula (erratum E5, reading R4).
+// formula (erratum E5, docs/errata.md#e5, reading R4).
 type NTPVariant int
 
 const (
@@ -103,7 +103,7 @@ type Stage struct {
 	T       float64 // E[T_i], mean time an accepted packet spends in the queue, including service
 }
 
-// Result is the network-level solution (MODELS.md §2.5–§2.9). Times are in
+// Result is the network-level solution (docs/models.md#makrucki-resubmission to docs/models.md#makrucki-addendum). Times are in
 // the unit of 1/mu, rates in packets per that unit.
 type Result struct {
 	Case   Case    // the case evaluated
@@ -120,7 +120,7 @@ type Result struct {
 	//	U = sum_{j=2}^{z} p_{L,j} prod_{i<j}(1-p_{L,i}) sum_{i<j} E[T_i]
 	U float64
 	// TRej is the mean time lost given that the attempt is lost,
-	// U/(1-P) — the report's verbal definition of E[T_rej] (erratum E4);
+	// U/(1-P) — the report's verbal definition of E[T_rej] (erratum E4, docs/errata.md#e4);
 	// 0 when P = 1.
 	TRej float64
 	// PDT is the mean delay from first emission to delivery with
@@ -138,7 +138,7 @@ type Result struct {
 }
 
 // Solve evaluates the network at emission rate lambda (packets / time /
-// source) with the stage approximation chosen by o.Case (MODELS.md §2.6–2.9):
+// source) with the stage approximation chosen by o.Case (docs/models.md#makrucki-case-i to docs/models.md#makrucki-addendum):
 //
 //	Case I:   a_i = lambda,  rho_i = rho                   for i = 1..z
 //	Case II:  a_1 = lambda,  rho_1 = rho;  a_i = mu, rho_i = 1 for i >= 2

@@ -10,7 +10,7 @@ import (
 	"github.com/flitsim/flitsim/internal/pin"
 )
 
-// fig6 is the network of the report's Figure 6 and of every MODELS.md §2.11
+// fig6 is the network of the report's Figure 6 and of every docs/models.md#makrucki-pins
 // pin: n = 64, b = 4 (z = 3), mu = 1 (reading R17).
 func fig6(L int) Network { return Network{Sources: 64, Degree: 4, Queue: L, Mu: 1} }
 
@@ -23,7 +23,7 @@ func solve(t *testing.T, nw Network, lambda float64, o Options) Result {
 	return r
 }
 
-// MODELS.md §2.11, Case I table (mu = 1, n = 64, b = 4, z = 3). Rows with
+// docs/models.md#makrucki-pins, Case I table (mu = 1, n = 64, b = 4, z = 3). Rows with
 // rho > rho_I(L) (L = 2 at 0.5, L = 4 at 0.5) lie outside Case I's region
 // and need AllowOutsideValidity, as the report's own Figure 6 does.
 func TestCaseITable(t *testing.T) {
@@ -48,24 +48,24 @@ func TestCaseITable(t *testing.T) {
 			o.PDT, o.NTP = PDTPrinted, NTPSingleStage
 			p := solve(t, fig6(r.L), r.rho, o)
 			for i, s := range c.Stages {
-				pin.Check(t, fmt.Sprintf("§2.11 p_L[%d]", i), s.PL, r.pL)
-				pin.Check(t, fmt.Sprintf("§2.11 E[N][%d]", i), s.N, r.N)
-				pin.Check(t, fmt.Sprintf("§2.11 E[T][%d]", i), s.T, r.T)
+				pin.Check(t, fmt.Sprintf("docs/models.md#makrucki-pins p_L[%d]", i), s.PL, r.pL)
+				pin.Check(t, fmt.Sprintf("docs/models.md#makrucki-pins E[N][%d]", i), s.N, r.N)
+				pin.Check(t, fmt.Sprintf("docs/models.md#makrucki-pins E[T][%d]", i), s.T, r.T)
 			}
-			pin.Check(t, "§2.11 P", c.P, r.P)
-			pin.Check(t, "§2.11 E[T_rej]=U", c.U, r.U)
-			pin.Check(t, "§2.11 PDT printed", p.PDT, r.pdtPrinted)
-			pin.Check(t, "§2.11 PDT corrected", c.PDT, r.pdtCorrected)
-			pin.Check(t, "§2.11 PDT addendum", c.PDTRetry, r.pdtRetry)
-			pin.Check(t, "§2.11 NTP", c.NTP, r.ntp)
-			pin.Check(t, "§2.11 NTP_1", p.NTP, r.ntp1)
+			pin.Check(t, "docs/models.md#makrucki-pins P", c.P, r.P)
+			pin.Check(t, "docs/models.md#makrucki-pins E[T_rej]=U", c.U, r.U)
+			pin.Check(t, "docs/models.md#makrucki-pins PDT printed", p.PDT, r.pdtPrinted)
+			pin.Check(t, "docs/models.md#makrucki-pins PDT corrected", c.PDT, r.pdtCorrected)
+			pin.Check(t, "docs/models.md#makrucki-pins PDT addendum", c.PDTRetry, r.pdtRetry)
+			pin.Check(t, "docs/models.md#makrucki-pins NTP", c.NTP, r.ntp)
+			pin.Check(t, "docs/models.md#makrucki-pins NTP_1", p.NTP, r.ntp1)
 		})
 	}
 }
 
-// MODELS.md §2.11 exact rational check, Case I, L = 2, rho = 1/2:
+// docs/models.md#makrucki-pins exact rational check, Case I, L = 2, rho = 1/2:
 // P = 216/343, U = 152/343, PDT printed = 39457/9261, corrected = 127/27,
-// addendum = 40/9; §7: NTP = 18.28571429 (= 128/7).
+// addendum = 40/9; docs/models.md#pins: NTP = 18.28571429 (= 128/7).
 func TestCaseIRationals(t *testing.T) {
 	o := Options{Case: CaseI, AllowOutsideValidity: true}
 	c := solve(t, fig6(2), 0.5, o)
@@ -80,7 +80,7 @@ func TestCaseIRationals(t *testing.T) {
 	pin.CheckRel(t, "NTP", c.NTP, 128.0/7, pin.Rational)
 }
 
-// MODELS.md §2.11 Figure-6-style sweep: Case I, printed PDT, z-sum NTP,
+// docs/models.md#makrucki-pins Figure-6-style sweep: Case I, printed PDT, z-sum NTP,
 // n = 64, b = 4, mu = 1 (most points lie outside Case I's region; Figure 6
 // plots them anyway).
 func TestFigure6Sweep(t *testing.T) {
@@ -97,13 +97,13 @@ func TestFigure6Sweep(t *testing.T) {
 	for _, s := range sweep {
 		for i, rho := range rhos {
 			r := solve(t, fig6(s.L), rho, o)
-			pin.Check(t, fmt.Sprintf("§2.11 Fig6 L=%d rho=%v PDT", s.L, rho), r.PDT, s.pdt[i])
-			pin.Check(t, fmt.Sprintf("§2.11 Fig6 L=%d rho=%v NTP", s.L, rho), r.NTP, s.ntp[i])
+			pin.Check(t, fmt.Sprintf("docs/models.md#makrucki-pins Fig6 L=%d rho=%v PDT", s.L, rho), r.PDT, s.pdt[i])
+			pin.Check(t, fmt.Sprintf("docs/models.md#makrucki-pins Fig6 L=%d rho=%v NTP", s.L, rho), r.NTP, s.ntp[i])
 		}
 	}
 }
 
-// MODELS.md §2.11 Case II rows (rho = 2 > rho_0(L): inside the region).
+// docs/models.md#makrucki-pins Case II rows (rho = 2 > rho_0(L): inside the region).
 func TestCaseIITable(t *testing.T) {
 	rows := []struct {
 		L                                       int
@@ -117,7 +117,7 @@ func TestCaseIITable(t *testing.T) {
 		if c.Case != CaseII {
 			t.Fatalf("case %v", c.Case)
 		}
-		name := fmt.Sprintf("§2.11 Case II L=%d rho=2 ", r.L)
+		name := fmt.Sprintf("docs/models.md#makrucki-pins Case II L=%d rho=2 ", r.L)
 		pin.Check(t, name+"p_L1", c.Stages[0].PL, r.pL1)
 		if r.pL2 != "" {
 			pin.Check(t, name+"p_L2", c.Stages[1].PL, r.pL2)
@@ -134,7 +134,7 @@ func TestCaseIITable(t *testing.T) {
 	}
 }
 
-// MODELS.md §2.11 Case III rows (lambda = mu = 1). L = 8 is below
+// docs/models.md#makrucki-pins Case III rows (lambda = mu = 1). L = 8 is below
 // C/(1-C) = 19 and needs AllowOutsideValidity; L = 32 is inside.
 func TestCaseIIITable(t *testing.T) {
 	rows := []struct {
@@ -146,13 +146,13 @@ func TestCaseIIITable(t *testing.T) {
 	}
 	for _, r := range rows {
 		c := solve(t, fig6(r.L), 1, Options{Case: CaseIII, PDT: PDTPrinted, AllowOutsideValidity: r.L < 19})
-		name := fmt.Sprintf("§2.11 Case III L=%d ", r.L)
+		name := fmt.Sprintf("docs/models.md#makrucki-pins Case III L=%d ", r.L)
 		pin.Check(t, name+"P", c.P, r.P)
 		pin.Check(t, name+"E[T_rej]=U", c.U, r.U)
 		pin.Check(t, name+"PDT (printed)", c.PDT, r.pdt)
 		pin.Check(t, name+"NTP", c.NTP, r.ntp)
 		pin.Check(t, name+"PDT_add", c.PDTRetry, r.add)
-		// §2.8 closed forms: P = (L/(L+1))^z, NTP = n lambda (1 - z/(L+1)).
+		// docs/models.md#makrucki-case-iii closed forms: P = (L/(L+1))^z, NTP = n lambda (1 - z/(L+1)).
 		fl := float64(r.L)
 		pin.CheckRel(t, name+"P closed", c.P, math.Pow(fl/(fl+1), 3), 1e-13)
 		pin.CheckRel(t, name+"NTP closed", c.NTP, 64*(1-3/(fl+1)), 1e-13)
@@ -201,7 +201,7 @@ func TestCaseIClosedForms(t *testing.T) {
 	}
 }
 
-// MODELS.md §2.7 closed forms of Case II (reading R12) and of the addendum's
+// docs/models.md#makrucki-case-ii closed forms of Case II (reading R12) and of the addendum's
 // Case II PDT equal the finite sums.
 func TestCaseIIClosedForms(t *testing.T) {
 	for z := 2; z <= 5; z++ {
@@ -234,7 +234,7 @@ func TestCaseIIClosedForms(t *testing.T) {
 	}
 }
 
-// Identity: PDT -> z/mu as rho -> 0 (MODELS.md §2.6), in every PDT variant,
+// Identity: PDT -> z/mu as rho -> 0 (docs/models.md#makrucki-case-i), in every PDT variant,
 // and exactly z/mu at rho = 0.
 func TestPDTZeroLoad(t *testing.T) {
 	for _, mu := range []float64{1, 2.5} {
@@ -303,7 +303,7 @@ func TestMonotoneAndBounds(t *testing.T) {
 }
 
 // Errors: a case outside its region without the override, a negative NTP
-// (Case II with short queues, reading of §2.7), an invalid network.
+// (Case II with short queues, reading of docs/models.md#makrucki-case-ii), an invalid network.
 func TestSolveErrors(t *testing.T) {
 	isDomain := func(what string, err error) {
 		t.Helper()

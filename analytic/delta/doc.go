@@ -2,7 +2,7 @@
 // Makrucki and Mudge, "A Queueing Model of Delta Networks" (SEL-TR-159,
 // 1982; CRL-TR-26-83, 1983) with its addendum "Note on a Queueing Model of
 // Delta Networks" (SEL-TR-167, 1982) — seed 001, restated in
-// shared/MODELS.md §2.
+// docs/models.md#makrucki.
 //
 // # Model
 //
@@ -22,7 +22,7 @@
 // A packet that finds a queue full is rejected and resubmitted from its
 // source (Eqs. (5), (6)) or, in the addendum, retried from its stage-(i-1)
 // queue. Resubmitted traffic is not added to the stage loads, so the model
-// is meaningful only while losses are small (MODELS.md §2.12).
+// is meaningful only while losses are small (docs/models.md#makrucki-simulator).
 //
 // # Units
 //
@@ -38,12 +38,12 @@
 // # Errata and OCR readings
 //
 // The seed text is badly damaged; every equation was re-derived
-// (MODELS.md §2.10). Readings used here:
+// (docs/models.md#makrucki-readings). Readings used here:
 //
 //	R1  n = b^z, b = 2^k                       (Network.Stages)
 //	R2  stage-1 rate b lambda/b = lambda        (Network.Solve)
 //	R3  standard M/M/1/L (1.1), (2)             (analytic/queue.MM1L)
-//	R4  Case I NTP = n lambda (1 - z p_L)       (NTPZSum; NTPSingleStage is the other reading, E5)
+//	R4  Case I NTP = n lambda (1 - z p_L)       (NTPZSum; NTPSingleStage is the other reading, erratum E5: docs/errata.md#e5)
 //	R5  rho_I = (D/(1+D))^{1/(L+1)}             (Validity.RhoI)
 //	R6  rho_0: non-trivial root of p0max(1-rho^{L+1}) + rho = 1   (Validity.Rho0)
 //	R7  C <= L/(L+1)                            (Validity.CaseIIIMinL)
@@ -56,9 +56,9 @@
 //	R16 "lightly loaded" (Case I)
 //	R17 Figure 6: n = 64, b = 4 (z = 3)
 //
-// Errata: E4 — Eq. (5) uses the unconditional U of Eq. (6) as a conditional
+// Errata: E4 (docs/errata.md#e4) — Eq. (5) uses the unconditional U of Eq. (6) as a conditional
 // loss time; PDTCorrected (default) is sum E[T_i] + U/P, PDTPrinted is the
-// report's form (needed to redraw Figure 6). E5 — see R4. E6 — the
+// report's form (needed to redraw Figure 6). E5 (docs/errata.md#e5) — see R4. E6 (docs/errata.md#e6) — the
 // interdeparture density uses the time-average p_0, kept as the default of
 // InterdepartureDensity, with the exact pi_0 as EmptyAtDeparture.
 //

@@ -7,7 +7,7 @@ import (
 )
 
 // EmptyProb selects the probability that a departure leaves the station
-// empty in [InterdepartureDensity] (erratum E6).
+// empty in [InterdepartureDensity] (erratum E6, docs/errata.md#e6).
 type EmptyProb int
 
 const (
@@ -23,7 +23,7 @@ const (
 
 // InterdepartureDensity returns the density at t >= 0 of the time between
 // departures of an M/M/1/L station with arrival rate lambda > 0, service
-// rate mu > 0 and capacity L >= 1 (§3.1 Eqs. (3.1), (3.2); MODELS.md §2.3).
+// rate mu > 0 and capacity L >= 1 (§3.1 Eqs. (3.1), (3.2); docs/models.md#makrucki-interdeparture).
 // After a departure that empties the station the next one is an Exp(lambda)
 // idle time plus an Exp(mu) service, otherwise an Exp(mu) service:
 //

@@ -36,10 +36,10 @@ func moments(t *testing.T, lambda, mu float64, L int, e EmptyProb) (mass, mean f
 	return mass * h / 3, mean * h / 3
 }
 
-// MODELS.md §2.3: the density integrates to 1; with the exact
+// docs/models.md#makrucki-interdeparture: the density integrates to 1; with the exact
 // departure-epoch empty probability pi_0 (EmptyAtDeparture) its mean is
-// exactly 1/lambda_eff = 1/(lambda(1-p_L)); with the report's p_0 (erratum
-// E6) the mean is w/lambda + (1-w)/mu, w = 1/(1-rho^{L+1}), which differs.
+// exactly 1/lambda_eff = 1/(lambda(1-p_L)); with the report's p_0 (erratum E6,
+// docs/errata.md#e6) the mean is w/lambda + (1-w)/mu, w = 1/(1-rho^{L+1}), which differs.
 func TestInterdepartureMoments(t *testing.T) {
 	for _, L := range []int{1, 2, 8} {
 		for _, rho := range []float64{0.3, 0.8, 1, 1.7} {

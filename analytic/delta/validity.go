@@ -8,7 +8,7 @@ import (
 )
 
 // Case names one of the report's three stage approximations (§3.1, Figure 3;
-// MODELS.md §2.3).
+// docs/models.md#makrucki-interdeparture).
 type Case int
 
 const (
@@ -52,7 +52,7 @@ const (
 )
 
 // Validity holds the three parameters that bound the regions where the
-// report's approximations are accurate (§3.1, Figure 3; MODELS.md §2.4).
+// report's approximations are accurate (§3.1, Figure 3; docs/models.md#makrucki-domain).
 // A zero field means its default ([DefaultD], [DefaultP0Max], [DefaultC]).
 type Validity struct {
 	// D is the largest relative error of p_0 against M/M/1/inf tolerated by
@@ -105,7 +105,7 @@ func (v Validity) forQueue(model string, L int) (Validity, error) {
 //	|p_0^inf - p_0^L| / p_0^inf = rho^{L+1}/(1 - rho^{L+1}) <= D
 //	<=>  rho <= rho_I(L, D) = (D/(1+D))^{1/(L+1)}
 //
-// Example: rho_I(30, 0.05) = 0.90645816 (MODELS.md §2.4).
+// Example: rho_I(30, 0.05) = 0.90645816 (docs/models.md#makrucki-domain).
 func (v Validity) RhoI(L int) (float64, error) {
 	w, err := v.forQueue("delta.RhoI", L)
 	if err != nil {
@@ -179,7 +179,7 @@ func (v Validity) CaseIIIMinL() (int, error) {
 
 // Contains reports whether (L, rho) lies in the validity region of case c:
 // rho <= rho_I(L) for Case I, rho >= rho_0(L) for Case II, L >= C/(1-C)
-// for Case III (MODELS.md §2.4). Case III's formulas further assume
+// for Case III (docs/models.md#makrucki-domain). Case III's formulas further assume
 // lambda = mu; the report states no tolerance on rho for it, so neither
 // does Contains.
 func (v Validity) Contains(c Case, L int, rho float64) (bool, error) {

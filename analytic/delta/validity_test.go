@@ -8,7 +8,7 @@ import (
 	"github.com/flitsim/flitsim/internal/pin"
 )
 
-// MODELS.md §2.4 table (Figure 3, p0max = D = 0.05, C = 0.95): rho_I,
+// docs/models.md#makrucki-domain table (Figure 3, p0max = D = 0.05, C = 0.95): rho_I,
 // rho_0 and L/(L+1) for each printed L.
 func TestValidityTable(t *testing.T) {
 	var v Validity // zero value = Figure 3 parameters
@@ -34,15 +34,15 @@ func TestValidityTable(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pin.Check(t, "§2.4 rho_I", ri, r.rhoI)
-		pin.Check(t, "§2.4 rho_0", r0, r.rho0)
+		pin.Check(t, "docs/models.md#makrucki-domain rho_I", ri, r.rhoI)
+		pin.Check(t, "docs/models.md#makrucki-domain rho_0", r0, r.rho0)
 	}
-	// §2.4 exact: rho_0(1) = 19 (1 + rho = 20), rho_0(19) = 1 (p_0(1) = 1/20 = p0max).
+	// docs/models.md#makrucki-domain exact: rho_0(1) = 19 (1 + rho = 20), rho_0(19) = 1 (p_0(1) = 1/20 = p0max).
 	r0, _ := v.Rho0(1)
 	pin.CheckRel(t, "rho_0(L=1)", r0, 19, 1e-12)
 	r0, _ = v.Rho0(19)
 	pin.CheckRel(t, "rho_0(L=19)", r0, 1, 1e-12)
-	// §2.4 / §7: Case III needs L >= 19 for C = 0.95.
+	// docs/models.md#makrucki-domain / docs/models.md#pins: Case III needs L >= 19 for C = 0.95.
 	if m, err := v.CaseIIIMinL(); err != nil || m != 19 {
 		t.Errorf("CaseIIIMinL = %d, %v; want 19", m, err)
 	}

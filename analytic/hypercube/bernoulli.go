@@ -6,7 +6,7 @@ import (
 	"github.com/flitsim/flitsim/analytic"
 )
 
-// MuVariant selects the transit Bernoulli rate mu (erratum E8).
+// MuVariant selects the transit Bernoulli rate mu (erratum E8, docs/errata.md#e8).
 type MuVariant int
 
 const (
@@ -25,7 +25,7 @@ const (
 )
 
 // QPrimeVariant selects the formula for q'(1), the mean embedded queue
-// length (erratum E10).
+// length (erratum E10, docs/errata.md#e10).
 type QPrimeVariant int
 
 const (
@@ -45,7 +45,7 @@ const (
 	QPrimePrintedAppendix
 )
 
-// DVariant selects the delay formula of the Bernoulli model (erratum E11).
+// DVariant selects the delay formula of the Bernoulli model (erratum E11, docs/errata.md#e11).
 type DVariant int
 
 const (
@@ -66,7 +66,7 @@ type BernoulliOptions struct {
 }
 
 // BernoulliDelay is the result of the Bernoulli model (§III.2 second part
-// and appendix; MODELS.md §3.5). Times in slots, rates per slot.
+// and appendix; docs/models.md#jacquet-bernoulli). Times in slots, rates per slot.
 type BernoulliDelay struct {
 	Load
 	Mu float64 // transit Bernoulli rate
@@ -84,7 +84,7 @@ type BernoulliDelay struct {
 }
 
 // Bernoulli returns the Bernoulli model at generation rate lambda > 0
-// (MODELS.md §3.5, u = z - 1):
+// (docs/models.md#jacquet-bernoulli, u = z - 1):
 //
 //	B(z) = (1 - mu(1-z)) e^{lambda(z-1)}
 //	A(z) = sum_{k=1}^{n} v_k (1-p^k) e^{lambda(z-1)} / (1 - p^k (1 - mu(1-z)) e^{lambda(z-1)})

@@ -11,7 +11,7 @@ import (
 const MaxDim = 62
 
 // Cube is a binary n-cube under the slotted model of Jacquet and
-// Mühlethaler (seed 003, §III; MODELS.md §3.1). Obtain one from [New]; the
+// Mühlethaler (seed 003, §III; docs/models.md#jacquet-inputs). Obtain one from [New]; the
 // zero Cube is not valid.
 type Cube struct {
 	n int
@@ -52,8 +52,8 @@ func (c Cube) binom(k int) float64 {
 }
 
 // HopProb returns the probability that a packet makes exactly k hops, its
-// destination being uniform over the N-1 other nodes (§III.1; MODELS.md
-// §3.2):
+// destination being uniform over the N-1 other nodes (§III.1;
+// docs/models.md#jacquet-distance):
 //
 //	P(k) = 2^{-n} C(n,k) / (1 - 2^{-n}),   k = 1..n   (0 otherwise)
 func (c Cube) HopProb(k int) float64 {
@@ -70,7 +70,7 @@ func (c Cube) HopProb(k int) float64 {
 func (c Cube) MeanHops() float64 { return float64(c.n) / (2 * c.notSelf()) }
 
 // VisitProb returns the probability that a random hop-service is made by a
-// packet currently at distance k (§III.2; MODELS.md §3.4):
+// packet currently at distance k (§III.2; docs/models.md#jacquet-poisson):
 //
 //	v_k = sum_{k'=k}^{n} 2^{-n} C(n,k') / (n/2),   sum_k v_k = 1
 func (c Cube) VisitProb(k int) float64 {
@@ -85,7 +85,7 @@ func (c Cube) VisitProb(k int) float64 {
 }
 
 // Blocking returns the probability that a given neighbour is unavailable
-// in a slot (§III.1; MODELS.md §3.2), busy sending or receiving from one of
+// in a slot (§III.1; docs/models.md#jacquet-distance), busy sending or receiving from one of
 // its n-1 other neighbours:
 //
 //	p = lambda [ d + (1 - 1/n) d ] = lambda (n - 1/2) / (1 - 2^{-n})
@@ -105,7 +105,7 @@ func oneMinusPow(p float64, k int) float64 {
 
 // HopService returns X_k, the mean total service (slots) of a packet that
 // must make k hops, each hop at distance j succeeding in a slot with
-// probability 1 - p^j (§III.1; MODELS.md §3.3):
+// probability 1 - p^j (§III.1; docs/models.md#jacquet-capacity):
 //
 //	X_k = sum_{j=1}^{k} 1/(1 - p^j)
 //
@@ -121,7 +121,7 @@ func HopService(p float64, k int) float64 {
 }
 
 // HopSecond returns Q_k, the sum of the second moments of the k geometric
-// hop services (§III.2; MODELS.md §3.4):
+// hop services (§III.2; docs/models.md#jacquet-poisson):
 //
 //	Q_k = sum_{j=1}^{k} (1 + p^j)/(1 - p^j)^2
 //
@@ -143,19 +143,19 @@ func checkPK(f string, p float64, k int) {
 }
 
 // Load is the independence approximation at one generation rate (§III.1,
-// §III.2; MODELS.md §3.2–3.4). Rates are per node per slot, times in slots.
+// §III.2; docs/models.md#jacquet-distance to docs/models.md#jacquet-poisson). Rates are per node per slot, times in slots.
 type Load struct {
 	Lambda float64 // generation rate, packets / slot / node
 	P      float64 // p, blocking probability of a neighbour
 	// X is the mean total service of a packet, sum_k P(k) X_k (slots).
 	X float64
-	// Q is the normalised second-moment sum sum_k P(k) Q_k (erratum E9;
+	// Q is the normalised second-moment sum sum_k P(k) Q_k (erratum E9, docs/errata.md#e9;
 	// the report's unnormalised Q is Q (1 - 2^{-n})).
 	Q float64
 	// X1 = X/d is the mean of one hop-service, sum_k v_k/(1-p^k).
 	X1 float64
 	// X2 = Q/d is the second moment of one hop-service,
-	// sum_k v_k (1+p^k)/(1-p^k)^2 (erratum E12: the report's per-hop "X",
+	// sum_k v_k (1+p^k)/(1-p^k)^2 (erratum E12 (docs/errata.md#e12): the report's per-hop "X",
 	// "Q" inside q'(1) and M are these).
 	X2 float64
 	// S = sum_k v_k p^{2k}/(1-p^k)^2, the last coefficient of A''(1)/2.
@@ -201,15 +201,15 @@ type Capacity struct {
 	X      float64 // X at lambda_max (= 1/lambda_max)
 }
 
-// LambdaMax returns the largest stable generation rate (§III.1; MODELS.md
-// §3.3), the unique root of
+// LambdaMax returns the largest stable generation rate (§III.1;
+// docs/models.md#jacquet-capacity), the unique root of
 //
 //	lambda X(p(lambda)) = 1
 //
 // lambda X increases strictly from 0 at lambda = 0 to +inf as p -> 1, i.e.
 // as lambda -> (1 - 2^{-n})/(n - 1/2); the root is found by bisection on
 // that interval down to adjacent floating-point numbers (far below the
-// 1e-12 of MODELS.md §3.8). Capacity.Lambda is the lower of the two: the
+// 1e-12 of docs/models.md#jacquet-pins). Capacity.Lambda is the lower of the two: the
 // largest float64 rate at which lambda X < 1 still holds, so every delay
 // model is finite there and saturated at the next float. Example:
 // lambda_max(n = 4) = 0.187130351326.

@@ -1,6 +1,6 @@
 // Package hypercube is the slotted binary-hypercube model of Jacquet and
 // Mühlethaler, "Models for communications in the hypercube", INRIA RR-1276,
-// 1990 — seed 003, restated in shared/MODELS.md §3.
+// 1990 — seed 003, restated in docs/models.md#jacquet.
 //
 // # Model
 //
@@ -26,7 +26,7 @@
 // Time in slots; lambda in packets per slot per node. T is the integer-slot
 // delay (generation slot to last-hop slot, zero-load value d); D counts from
 // the continuous generation instant (about T + 1/2 at light load); see
-// MODELS.md §3.7 for the matching simulator conventions.
+// docs/models.md#jacquet-simulator for the matching simulator conventions.
 //
 // # Invariants
 //
@@ -35,7 +35,7 @@
 // never a number. T -> d as lambda -> 0 and increases with lambda; with the
 // corrected mu the Bernoulli q0 vanishes exactly where lambda X = 1.
 //
-// # Errata (MODELS.md §3.10, §6 E8–E12)
+// # Errata (docs/errata.md#jacquet: E8–E12)
 //
 // Corrected forms are the defaults (zero values); the printed ones are
 // variants:

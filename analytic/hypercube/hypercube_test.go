@@ -19,7 +19,7 @@ func cube(t *testing.T, n int) Cube {
 	return c
 }
 
-// MODELS.md §3.2: P(k) sums to 1, its mean is d = n/(2(1-2^{-n})), the v_k
+// docs/models.md#jacquet-distance: P(k) sums to 1, its mean is d = n/(2(1-2^{-n})), the v_k
 // sum to 1, and X = sum_k P(k) X_k equals d x1 (the exchange of sums used
 // by At), Q = sum_k P(k) Q_k equals d x2.
 func TestDistances(t *testing.T) {
@@ -58,7 +58,7 @@ func TestDistances(t *testing.T) {
 	}
 }
 
-// MODELS.md §3.8 lambda_max table: d, lambda_max, p and X at lambda_max for
+// docs/models.md#jacquet-pins lambda_max table: d, lambda_max, p and X at lambda_max for
 // n = 3, 4, 5, 6, 8; X = 1/lambda_max there.
 func TestLambdaMaxTable(t *testing.T) {
 	rows := []struct {
@@ -74,7 +74,7 @@ func TestLambdaMaxTable(t *testing.T) {
 	for _, r := range rows {
 		c := cube(t, r.n)
 		m := c.LambdaMax()
-		name := fmt.Sprintf("§3.8 n=%d ", r.n)
+		name := fmt.Sprintf("docs/models.md#jacquet-pins n=%d ", r.n)
 		pin.Check(t, name+"d", c.MeanHops(), r.d)
 		pin.Check(t, name+"lambda_max", m.Lambda, r.lmax)
 		pin.Check(t, name+"p", m.P, r.p)
@@ -83,7 +83,7 @@ func TestLambdaMaxTable(t *testing.T) {
 	}
 }
 
-// MODELS.md §3.8 Poisson-approximation table (normalised Q). The 0.5
+// docs/models.md#jacquet-pins Poisson-approximation table (normalised Q). The 0.5
 // lambda_max row uses lambda = lambda_max/2 at full precision.
 func TestPoissonTable(t *testing.T) {
 	rows := []struct {
@@ -108,7 +108,7 @@ func TestPoissonTable(t *testing.T) {
 		if lam < 0 {
 			lam = -lam * c.LambdaMax().Lambda
 		}
-		name := fmt.Sprintf("§3.8 Poisson n=%d lambda=%.7g ", r.n, lam)
+		name := fmt.Sprintf("docs/models.md#jacquet-pins Poisson n=%d lambda=%.7g ", r.n, lam)
 		if r.lam != "" {
 			pin.Check(t, name+"lambda", lam, r.lam)
 		}
@@ -120,13 +120,13 @@ func TestPoissonTable(t *testing.T) {
 		pin.Check(t, name+"X", d.X, r.x)
 		pin.Check(t, name+"Q", d.Q, r.q)
 		pin.Check(t, name+"T", d.T, r.tt)
-		// T = d (x1 + W) (MODELS.md §3.4).
+		// T = d (x1 + W) (docs/models.md#jacquet-poisson).
 		pin.CheckRel(t, name+"T = d(x1+W)", d.T, c.MeanHops()*(d.X1+d.W), 1e-13)
 	}
-	// §7: T(n=4, 0.05) = 2.5742418, T(n=6, 0.1) = 8.5867657 — covered above.
+	// docs/models.md#pins: T(n=4, 0.05) = 2.5742418, T(n=6, 0.1) = 8.5867657 — covered above.
 }
 
-// MODELS.md §3.8 Bernoulli table (corrected mu, q'(1), D = M/lambda) and the
+// docs/models.md#jacquet-pins Bernoulli table (corrected mu, q'(1), D = M/lambda) and the
 // Poisson T beside it; lambda is the printed fraction of lambda_max.
 func TestBernoulliTable(t *testing.T) {
 	rows := []struct {
@@ -144,7 +144,7 @@ func TestBernoulliTable(t *testing.T) {
 	for _, r := range rows {
 		c := cube(t, r.n)
 		lam := r.frac * c.LambdaMax().Lambda
-		name := fmt.Sprintf("§3.8 Bernoulli n=%d %.2f lambda_max ", r.n, r.frac)
+		name := fmt.Sprintf("docs/models.md#jacquet-pins Bernoulli n=%d %.2f lambda_max ", r.n, r.frac)
 		pin.Check(t, name+"lambda", lam, r.lam)
 		b, err := c.Bernoulli(lam, BernoulliOptions{})
 		if err != nil {
@@ -163,8 +163,8 @@ func TestBernoulliTable(t *testing.T) {
 	}
 }
 
-// MODELS.md §3.8 printed-variant values at n = 4, 0.5 lambda_max: q'(1)
-// appendix 0.23019999, main text 0.2394961; D printed 2.0206786. §3.4: the
+// docs/models.md#jacquet-pins printed-variant values at n = 4, 0.5 lambda_max: q'(1)
+// appendix 0.23019999, main text 0.2394961; D printed 2.0206786. docs/models.md#jacquet-poisson: the
 // printed (unnormalised) Q gives a T smaller by ~0.1 % at light load and
 // up to ~5 % near lambda_max.
 func TestPrintedVariants(t *testing.T) {
@@ -177,9 +177,9 @@ func TestPrintedVariants(t *testing.T) {
 		}
 		return b
 	}
-	pin.Check(t, "§3.8 q'(1) PrintedAppendix", get(BernoulliOptions{QPrime: QPrimePrintedAppendix}).QPrime, "0.23019999")
-	pin.Check(t, "§3.8 q'(1) PrintedMain", get(BernoulliOptions{QPrime: QPrimePrintedMain}).QPrime, "0.2394961")
-	pin.Check(t, "§3.8 D Printed", get(BernoulliOptions{D: DPrinted}).D, "2.0206786")
+	pin.Check(t, "docs/models.md#jacquet-pins q'(1) PrintedAppendix", get(BernoulliOptions{QPrime: QPrimePrintedAppendix}).QPrime, "0.23019999")
+	pin.Check(t, "docs/models.md#jacquet-pins q'(1) PrintedMain", get(BernoulliOptions{QPrime: QPrimePrintedMain}).QPrime, "0.2394961")
+	pin.Check(t, "docs/models.md#jacquet-pins D Printed", get(BernoulliOptions{D: DPrinted}).D, "2.0206786")
 
 	// E9: QPrinted T below the corrected T by a factor growing with load.
 	for _, f := range []float64{0.05, 0.5, 0.95} {
@@ -205,7 +205,7 @@ func TestPrintedVariants(t *testing.T) {
 	}
 }
 
-// Identity: T -> d as lambda -> 0 (MODELS.md §3.4), exactly d at 0, and T
+// Identity: T -> d as lambda -> 0 (docs/models.md#jacquet-poisson), exactly d at 0, and T
 // strictly increasing in lambda up to lambda_max; D likewise increasing.
 func TestPoissonLimitAndMonotone(t *testing.T) {
 	for _, n := range []int{1, 2, 4, 6, 8, 16} {
@@ -249,7 +249,7 @@ func TestPoissonLimitAndMonotone(t *testing.T) {
 	}
 }
 
-// Identity (MODELS.md §3.5, E8): with the corrected mu, 1 - A'(1) =
+// Identity (docs/models.md#jacquet-bernoulli, erratum E8: docs/errata.md#e8): with the corrected mu, 1 - A'(1) =
 // 1 + mu - (lambda+mu) x1 equals (1-lambda)(1-lambda X)/(1-lambda d), so
 // q0 -> 0 exactly as lambda X -> 1; the next float above lambda_max is
 // saturated.
@@ -293,7 +293,7 @@ func TestQ0VanishesAtLambdaMax(t *testing.T) {
 	}
 }
 
-// Identity (E10): the corrected q'(1) equals the central-difference
+// Identity (erratum E10, docs/errata.md#e10): the corrected q'(1) equals the central-difference
 // derivative of q(z) at z = 1 (h = 1e-4, tolerance 1e-6); the printed forms
 // do not. q(1 +- h) -> 1 and the expansion coefficients a1, a2, b1, b2
 // match numerical derivatives of A and B.

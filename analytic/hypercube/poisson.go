@@ -3,7 +3,7 @@ package hypercube
 import "github.com/flitsim/flitsim/analytic"
 
 // QVariant selects the second-moment sum Q used by the Poisson model
-// (erratum E9).
+// (erratum E9, docs/errata.md#e9).
 type QVariant int
 
 const (
@@ -22,7 +22,7 @@ type PoissonOptions struct {
 }
 
 // PoissonDelay is the result of the Poisson approximation (§III.2;
-// MODELS.md §3.4). Times in slots.
+// docs/models.md#jacquet-poisson). Times in slots.
 type PoissonDelay struct {
 	Load
 	// Rate is the hop-service arrival rate at a node (local plus transit),
@@ -39,7 +39,7 @@ type PoissonDelay struct {
 }
 
 // Poisson returns the mean packet delay of the Poisson approximation at
-// generation rate lambda >= 0 (§III.2; MODELS.md §3.4): each node is an
+// generation rate lambda >= 0 (§III.2; docs/models.md#jacquet-poisson): each node is an
 // M/G/1 queue of hop-services of rate lambda d, mean x1 = X/d and second
 // moment x2 = Q/d, so
 //

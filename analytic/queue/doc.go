@@ -1,8 +1,8 @@
 // Package queue holds the single-station queueing building blocks that the
-// paper models of flitsim are assembled from (shared/MODELS.md §0, §2.2):
+// paper models of flitsim are assembled from (docs/models.md#conventions, docs/models.md#mm1l):
 //
 //	MM1    M/M/1, infinite buffer                       (Kleinrock 1975, §3.2)
-//	MM1L   M/M/1/L, L places including the one in service (MODELS.md §2.2, Eqs. (1.1), (2))
+//	MM1L   M/M/1/L, L places including the one in service (docs/models.md#mm1l, Eqs. (1.1), (2))
 //	MG1    M/G/1, Pollaczek–Khinchine mean wait         (Kleinrock 1975, Vol. I, ch. 5)
 //	MD1    M/D/1, the deterministic-service case of MG1
 //

@@ -6,7 +6,7 @@ import (
 	"github.com/flitsim/flitsim/analytic/queue"
 )
 
-// The M/M/1/L pin of shared/MODELS.md §2.2 (rho = 1/2, L = 2), and the M/D/1
+// The M/M/1/L pin of docs/models.md#mm1l (rho = 1/2, L = 2), and the M/D/1
 // wait beside the M/M/1 wait at the same load.
 func Example() {
 	q, err := queue.NewMM1L(0.5, 1, 2)

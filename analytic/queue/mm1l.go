@@ -8,10 +8,10 @@ import (
 
 // MM1L is an M/M/1/L queue: Poisson arrivals of rate lambda, one exponential
 // server of rate mu, room for L customers counting the one in service
-// (shared/MODELS.md §2.2). An arrival that finds L customers is lost, so the
+// (docs/models.md#mm1l). An arrival that finds L customers is lost, so the
 // queue is stable at every rho > 0, rho >= 1 included.
 //
-// With rho = lambda/mu, for rho != 1 (MODELS.md §2.2, Eq. (1.1)):
+// With rho = lambda/mu, for rho != 1 (docs/models.md#mm1l, Eq. (1.1)):
 //
 //	p_k = (1 - rho) rho^k / (1 - rho^{L+1}),   k = 0..L
 //
@@ -58,7 +58,7 @@ func (q MM1L) L() int { return q.l }
 func (q MM1L) Rho() float64 { return q.lambda / q.mu }
 
 // P returns the stationary probability of k customers in the system,
-// 0 outside k = 0..L (MODELS.md §2.2, Eq. (1.1)):
+// 0 outside k = 0..L (docs/models.md#mm1l, Eq. (1.1)):
 //
 //	p_k = (1 - rho) rho^k / (1 - rho^{L+1}) = rho^k / sum_{j=0}^{L} rho^j
 func (q MM1L) P(k int) float64 {
@@ -85,7 +85,7 @@ func (q MM1L) Probabilities(dst []float64) []float64 {
 }
 
 // Blocking returns the probability that an arrival is lost, which by PASTA
-// is the probability that the queue is full (MODELS.md §2.2):
+// is the probability that the queue is full (docs/models.md#mm1l):
 //
 //	p_L = (1 - rho) rho^L / (1 - rho^{L+1});   1/(L+1) at rho = 1
 func (q MM1L) Blocking() float64 { return q.P(q.l) }
@@ -106,7 +106,7 @@ func (q MM1L) acceptance() float64 {
 }
 
 // Accepted returns the rate of customers that enter (and leave) the queue
-// (MODELS.md §2.2):
+// (docs/models.md#mm1l):
 //
 //	lambda_eff = lambda (1 - p_L) = mu (1 - p_0)
 func (q MM1L) Accepted() float64 { return q.lambda * q.acceptance() }
@@ -120,7 +120,7 @@ func (q MM1L) Utilisation() float64 { return q.Accepted() / q.mu }
 // used by the series of MeanNumber.
 var cothCoef = [...]float64{1.0 / 12, -1.0 / 720, 1.0 / 30240, -1.0 / 1209600, 1.0 / 47900160}
 
-// MeanNumber returns the mean number in the system (MODELS.md §2.2, Eq. (2)):
+// MeanNumber returns the mean number in the system (docs/models.md#mm1l, Eq. (2)):
 //
 //	E[N] = rho/(1-rho) - (L+1) rho^{L+1}/(1-rho^{L+1}),   rho != 1;   L/2 at rho = 1
 //
@@ -176,7 +176,7 @@ func (q MM1L) MeanQueue() float64 {
 }
 
 // MeanTime returns the mean sojourn of an accepted customer, by Little's law
-// with the accepted rate (MODELS.md §2.2):
+// with the accepted rate (docs/models.md#mm1l):
 //
 //	E[T] = E[N] / (lambda (1 - p_L))
 //	     = [1 - (L+1) rho^L + L rho^{L+1}] / (mu (1-rho)(1 - rho^L)),   rho != 1

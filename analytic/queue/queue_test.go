@@ -11,7 +11,7 @@ import (
 	"github.com/flitsim/flitsim/internal/pin"
 )
 
-// Tolerances (shared/MODELS.md §0.2): closed forms 1e-12 relative.
+// Tolerances (docs/models.md#numerics): closed forms 1e-12 relative.
 const relTol = 1e-12
 
 // Reference values: textbook M/M/1 formulas (Kleinrock 1975, §3.2) evaluated
@@ -65,7 +65,7 @@ func TestMM1Little(t *testing.T) {
 	}
 }
 
-// Exact pins of MODELS.md §2.2 / §7 and two more exact rational cases.
+// Exact pins of docs/models.md#mm1l / docs/models.md#pins and two more exact rational cases.
 func TestMM1LReference(t *testing.T) {
 	cases := []struct {
 		src           string
@@ -74,11 +74,11 @@ func TestMM1LReference(t *testing.T) {
 		p             []float64
 		n, pl, tm, wt float64
 	}{
-		// MODELS.md §2.2 exact check, rho = 1/2, L = 2.
-		{"MODELS §2.2 pin", 0.5, 1, 2, []float64{4.0 / 7, 2.0 / 7, 1.0 / 7}, 4.0 / 7, 1.0 / 7, 4.0 / 3, 1.0 / 3},
+		// docs/models.md#mm1l exact check, rho = 1/2, L = 2.
+		{"docs/models.md#mm1l pin", 0.5, 1, 2, []float64{4.0 / 7, 2.0 / 7, 1.0 / 7}, 4.0 / 7, 1.0 / 7, 4.0 / 3, 1.0 / 3},
 		// rho = 2, L = 2: p proportional to 1, 2, 4; E[N] = 10/7; lambda_eff = 6/7; E[T] = 5/3.
 		{"rho=2 by hand", 2, 1, 2, []float64{1.0 / 7, 2.0 / 7, 4.0 / 7}, 10.0 / 7, 4.0 / 7, 5.0 / 3, 2.0 / 3},
-		// rho = 1 limits (MODELS.md §2.2): p_k = 1/(L+1), E[N] = L/2, E[T] = (L+1)/(2 mu).
+		// rho = 1 limits (docs/models.md#mm1l): p_k = 1/(L+1), E[N] = L/2, E[T] = (L+1)/(2 mu).
 		{"rho=1 limit", 2, 2, 4, []float64{0.2, 0.2, 0.2, 0.2, 0.2}, 2, 0.2, 1.25, 0.75},
 		// L = 1 (loss system): p = (1/(1+rho), rho/(1+rho)), E[T] = 1/mu, W = 0.
 		{"L=1 by hand", 3, 1, 1, []float64{0.25, 0.75}, 0.75, 0.75, 1, 0},
@@ -189,7 +189,7 @@ func TestMM1LIdentities(t *testing.T) {
 }
 
 // M/M/1/L -> M/M/1 as L -> infinity at rho < 1. The gap in E[N] is exactly
-// (L+1) rho^{L+1}/(1 - rho^{L+1}) (MODELS.md §2.2, second form of Eq. (2)).
+// (L+1) rho^{L+1}/(1 - rho^{L+1}) (docs/models.md#mm1l, second form of Eq. (2)).
 func TestMM1LConvergesToMM1(t *testing.T) {
 	for _, rho := range []float64{0.5, 0.9} {
 		inf, err := NewMM1(rho, 1)

@@ -34,8 +34,8 @@ func CrossingLow(a, b Workload) (float64, error) {
 // RingBusCrossingLow returns N_low_cross of Reed's example, a uniform
 // bidirectional ring of odd k >= 3 nodes (half duplex) against k nodes on a
 // single bus, equal S_PE and S_CL, both communication limited
-// (S_PE <= S_CL (K+1)/4), where S_PE and S_CL cancel. Corrected (MODELS.md
-// §1.7, erratum E3), from D_b = S_CL (K+1)/(4K), D^_b = S_CL,
+// (S_PE <= S_CL (K+1)/4), where S_PE and S_CL cancel. Corrected (docs/models.md#reed-crossing, erratum E3, docs/errata.md#e3),
+// from D_b = S_CL (K+1)/(4K), D^_b = S_CL,
 // R_0 = S_PE + S_CL (K+1)/4, R^_0 = S_PE + S_CL:
 //
 //	N_low_cross = (K^2 - 1) / (3K - 1)          (K = 15: 5.0909)
@@ -72,7 +72,7 @@ func RingBusCrossingLow(k int, v Variant) (float64, error) {
 //
 // and a candidate is kept when both full bounds agree there (to 1e-12
 // relative) and their difference changes sign across it. Ring vs bus,
-// unit service: (K+5)(2K-1)/(7K-5), 5.8 at K = 15 (MODELS.md §1.7). No
+// unit service: (K+5)(2K-1)/(7K-5), 5.8 at K = 15 (docs/models.md#reed-crossing). No
 // crossing above one wraps analytic.ErrDomain.
 func CrossingHigh(a, b Workload) (float64, error) {
 	const model = "reed.CrossingHigh"
@@ -120,7 +120,7 @@ func CrossingHigh(a, b Workload) (float64, error) {
 // Reed (1983) notes that MVA, being an algorithm, can only be searched this
 // way. No crossing up to nmax wraps analytic.ErrDomain.
 //
-// Reed states (and MODELS.md §1.7 repeats) that the true crossing lies
+// Reed states (and docs/models.md#reed-crossing repeats) that the true crossing lies
 // between N_low_cross and N_high_cross. That does not hold for his own
 // example: ring vs bus, unit service, gives MVA crossings 6.2026 (K = 15),
 // 11.4960 (31), 22.1353 (63), all above both bound crossings (5.0909 and

@@ -11,16 +11,16 @@ import (
 )
 
 // ringBus returns Reed's example pair: uniform half-duplex ring of k nodes
-// and k nodes on one bus, S_PE = S_CL = 1 (MODELS.md §1.7).
+// and k nodes on one bus, S_PE = S_CL = 1 (docs/models.md#reed-crossing).
 func ringBus(k int) (ring, bus Workload) {
 	ring = must(NetworkWorkload(must(Uniform(must(Ring(k)))), HalfDuplex, 1, 1))
 	bus = must(NetworkWorkload(must(Uniform(must(Bus(k)))), HalfDuplex, 1, 1))
 	return ring, bus
 }
 
-// MODELS.md §1.11 / §7 crossing pins: N_low_cross = (K^2-1)/(3K-1)
+// docs/models.md#reed-pins / docs/models.md#pins crossing pins: N_low_cross = (K^2-1)/(3K-1)
 // (K = 15: 56/11 = 5.0909091, 31: 240/23 = 10.434783, 63: 992/47 = 21.106383);
-// the printed (4K^2-9K-1)/(3K-1) (erratum E3) as the Printed variant;
+// the printed (4K^2-9K-1)/(3K-1) (erratum E3, docs/errata.md#e3) as the Printed variant;
 // N_high_cross = (K+5)(2K-1)/(7K-5) (15: 5.8); the exact MVA crossing.
 func TestCrossingPins(t *testing.T) {
 	cases := []struct {
@@ -41,8 +41,8 @@ func TestCrossingPins(t *testing.T) {
 		hi := must(CrossingHigh(ring, bus))
 		pin.CheckRel(t, name+" CrossingHigh", hi, c.hgh, pin.Rational)
 		pin.CheckRel(t, name+" CrossingHigh symmetric", must(CrossingHigh(bus, ring)), hi, pin.Rational)
-		// Not between N_low and N_high, contrary to Reed 1983 and MODELS.md
-		// §1.7 (see CrossingMVA); the interpolated MVA crossings were
+		// Not between N_low and N_high, contrary to Reed 1983 and
+		// docs/models.md#reed-crossing (see CrossingMVA); the interpolated MVA crossings were
 		// recomputed with python3 fractions.
 		mv := must(CrossingMVA(ring, bus, 200))
 		pin.CheckRel(t, name+" CrossingMVA", mv, c.mva, pin.Rel)
@@ -58,7 +58,7 @@ func TestCrossingPins(t *testing.T) {
 				pr[n-1].X0, pr[n].X0, pb[n-1].X0, pb[n].X0)
 		}
 	}
-	// The printed ring-bus value at K = 15 is 17.36 (MODELS.md §1.7).
+	// The printed ring-bus value at K = 15 is 17.36 (docs/models.md#reed-crossing).
 	if p := must(RingBusCrossingLow(15, Printed)); math.Abs(p-17.36) > 0.005 {
 		t.Errorf("printed N_low_cross(15) = %g, want 17.36", p)
 	}
@@ -120,7 +120,7 @@ func TestCrossingDomainErrors(t *testing.T) {
 	}
 }
 
-// MODELS.md §1.11 optimal parallelism, 15-node uniform ring, unit service,
+// docs/models.md#reed-pins optimal parallelism, 15-node uniform ring, unit service,
 // f = g = (1 + beta(N-1))/N. Rates recomputed with python3 fractions:
 // beta = 0.05: N* = 18, 5400/5291; 0.1: 13, 325/451 (continuous 12.64);
 // 0.2: 8, 50/103; beta = 0: monotone, 200/77 at N = 40.
@@ -177,7 +177,7 @@ func must2[A, B any](a A, b B, err error) (A, B) {
 	return a, b
 }
 
-// The closed form (§1.8) picks the same integer optimum as the search for a
+// The closed form (docs/models.md#reed-parallelism) picks the same integer optimum as the search for a
 // grid of beta and workloads, and the search never loses to it.
 func TestOverheadOptimumMatchesSearch(t *testing.T) {
 	for name, w := range testWorkloads(t) {

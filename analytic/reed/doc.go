@@ -1,6 +1,6 @@
 // Package reed implements the network workload models of D. A. Reed,
 // "Modeling Multimicrocomputer Networks", Purdue CSD-TR-436, 1983 (seed 000),
-// as restated in shared/MODELS.md §1: message-routing distributions on
+// as restated in docs/models.md#reed: message-routing distributions on
 // symmetric networks, link visits and visit ratios, asymptotic and balanced
 // job bounds, exact mean value analysis, crossing points of networks and
 // optimal problem parallelism.
@@ -36,7 +36,7 @@
 // unit; R_0 in time units; populations N in messages; queue lengths n_t in
 // messages; visit ratios in visits per message completion.
 //
-// # Readings that differ from the printed report (MODELS.md §1.13, §6)
+// # Readings that differ from the printed report (docs/errata.md#reed)
 //
 //   - E1: the ring form of the sphere-of-locality LV is printed with
 //     numerator (K-1)^2 and denominator 4K(K-2L-1); it contradicts Eq. (2)
@@ -50,7 +50,7 @@
 //   - Links: Reed's V_CL = (K+1)/(4K) for the ring implies ONE device per
 //     bidirectional link (HalfDuplex, the default); FullDuplex gives each
 //     direction its own device (Numlinks = 2K), as a simulator with one
-//     channel per direction needs (MODELS.md §1.10 item 4).
+//     channel per direction needs (docs/models.md#reed-simulator item 4).
 //   - Not in the report: the claim that the exact MVA crossing lies between
 //     N_low_cross and N_high_cross fails for Reed's own ring-vs-bus example
 //     (see CrossingMVA). Even rings and even-radix tori, which the report

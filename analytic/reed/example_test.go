@@ -8,7 +8,7 @@ import (
 
 // Reed's Figure III: the 15-node bidirectional ring under uniform routing
 // with unit service times, exact MVA against the balanced job bounds, and
-// its crossing with a single bus (MODELS.md §1.11).
+// its crossing with a single bus (docs/models.md#reed-pins).
 func Example() {
 	ring, err := reed.Ring(15)
 	if err != nil {

@@ -12,7 +12,7 @@ func must[T any](v T, err error) T {
 }
 
 // ring15 is Reed's running example: 15-node bidirectional ring, uniform
-// routing, half duplex, S_PE = S_CL = 1 (MODELS.md §1.11).
+// routing, half duplex, S_PE = S_CL = 1 (docs/models.md#reed-pins).
 func ring15(t *testing.T) Workload {
 	t.Helper()
 	p := must(Ring(15))

@@ -36,7 +36,7 @@ type MVAPoint struct {
 //
 // Invariant: sum_t O_t n_t(N) = N. Assumes load-independent FCFS exponential
 // (or processor-sharing) servers, a single class and state-independent
-// routing (MODELS.md §1.5, §1.9). The result has nmax entries, element i
+// routing (docs/models.md#mva, docs/models.md#reed-domain). The result has nmax entries, element i
 // for N = i+1. nmax outside [1, 2^20] is refused with analytic.ErrDomain.
 func (w Workload) MVA(nmax int) ([]MVAPoint, error) {
 	if nmax < 1 || nmax > maxPopulation {

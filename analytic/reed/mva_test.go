@@ -10,7 +10,7 @@ import (
 	"github.com/flitsim/flitsim/internal/pin"
 )
 
-// MODELS.md §1.3: ring, uniform, half duplex, unit service: demands 1/15 and
+// docs/models.md#reed-visits: ring, uniform, half duplex, unit service: demands 1/15 and
 // 4/15, R_0 = 5, D_b = 4/15, D_a = 1/6; full duplex halves the link demand.
 func TestRingWorkload(t *testing.T) {
 	w := ring15(t)
@@ -29,7 +29,7 @@ func TestRingWorkload(t *testing.T) {
 	if full.Types()[1].Count != 30 {
 		t.Errorf("full duplex Numlinks = %d, want 30", full.Types()[1].Count)
 	}
-	// Critical ratio S_PE/S_CL = (K+1)/4 equalises the two demands (§1.4).
+	// Critical ratio S_PE/S_CL = (K+1)/4 equalises the two demands (docs/models.md#asymptotic-bounds).
 	crit := must(NetworkWorkload(must(Uniform(must(Ring(15)))), HalfDuplex, 4, 1))
 	pin.CheckRel(t, "critical ratio", crit.Types()[0].Demand(), crit.Types()[1].Demand(), pin.Rational)
 }
@@ -45,9 +45,9 @@ func TestMVAPointsIndependent(t *testing.T) {
 	}
 }
 
-// MODELS.md §1.11 MVA table, 15-node ring, uniform routing, unit service.
+// docs/models.md#reed-pins MVA table, 15-node ring, uniform routing, unit service.
 // Exact rationals and full-precision values recomputed with python3
-// fractions (MODELS.md §9); they match every digit printed in §1.11.
+// fractions (docs/models.md#reference-calculations); they match every digit printed in docs/models.md#reed-pins.
 func TestMVAPins(t *testing.T) {
 	w := ring15(t)
 	pts := must(w.MVA(20))
@@ -75,7 +75,7 @@ func TestMVAPins(t *testing.T) {
 		if p.N != c.n {
 			t.Fatalf("point %d has N = %d", c.n-1, p.N)
 		}
-		// MVA in float64 of an exact rational recursion: 1e-12 (MODELS.md §0.2).
+		// MVA in float64 of an exact rational recursion: 1e-12 (docs/models.md#numerics).
 		pin.CheckRel(t, fmt.Sprintf("X_0(%d)", c.n), p.X0, c.x0, pin.Rational)
 		pin.CheckRel(t, fmt.Sprintf("R_0(%d)", c.n), p.R0, float64(c.n)/c.x0, pin.Rational)
 		x0 := must(w.X0(c.n))
@@ -86,18 +86,18 @@ func TestMVAPins(t *testing.T) {
 		a := must(w.Asymptotic(c.n))
 		pin.CheckRel(t, fmt.Sprintf("asymptotic upper(%d)", c.n), a.Upper, c.asymUp, pin.Rational)
 	}
-	// MODELS.md §1.11: at N = 10, n_PE = 0.1025812, n_CL = 0.5640855
+	// docs/models.md#reed-pins: at N = 10, n_PE = 0.1025812, n_CL = 0.5640855
 	// (full precision from python3 fractions).
 	p10 := pts[9]
 	pin.CheckRel(t, "n_PE(10)", p10.Queue[0], 0.10258117776344811, pin.Rational)
 	pin.CheckRel(t, "n_CL(10)", p10.Queue[1], 0.56408548890321852, pin.Rational)
 	pin.CheckRel(t, "15 (n_PE + n_CL)", 15*(p10.Queue[0]+p10.Queue[1]), 10, pin.Rational)
-	// §7: BJB(N=10) = [1.35135135, 1.53846154] to the printed digits.
+	// docs/models.md#pins: BJB(N=10) = [1.35135135, 1.53846154] to the printed digits.
 	b := must(w.BalancedJobBounds(10))
 	if math.Abs(b.Lower-1.35135135) > 5e-9 || math.Abs(b.Upper-1.53846154) > 5e-9 {
-		t.Errorf("BJB(10) = %v, MODELS.md §7 prints [1.35135135, 1.53846154]", b)
+		t.Errorf("BJB(10) = %v, docs/models.md#pins prints [1.35135135, 1.53846154]", b)
 	}
-	// Infinite-ring limit (§1.4): 1/D_b = 4K/(K+1) < 4/S_CL.
+	// Infinite-ring limit (docs/models.md#asymptotic-bounds): 1/D_b = 4K/(K+1) < 4/S_CL.
 	if u := 1 / w.Db(); !(u < 4) {
 		t.Errorf("1/D_b = %g, want < 4", u)
 	}
@@ -126,7 +126,7 @@ func testWorkloads(t *testing.T) map[string]Workload {
 	return ws
 }
 
-// Identities of MODELS.md §1.5–§1.6 for every N = 1..200: sum_t O_t n_t(N) = N;
+// Identities of docs/models.md#mva to docs/models.md#balanced-job-bounds for every N = 1..200: sum_t O_t n_t(N) = N;
 // BJB (7) brackets MVA; (7) lies inside (5); U_t <= 1; X_0 non-decreasing.
 func TestMVAIdentities(t *testing.T) {
 	const nmax = 200
@@ -297,7 +297,7 @@ func hypercubeVisits(r Routing, n int, d Duplex) []float64 {
 	return visits
 }
 
-// MODELS.md §1.3, §1.5: the symmetric (Figure II) MVA with V_CL = LV/Numlinks
+// docs/models.md#reed-visits, docs/models.md#mva: the symmetric (Figure II) MVA with V_CL = LV/Numlinks
 // equals a general MVA whose per-link visit ratios come from enumerating
 // every source-destination route; no symmetry assumed on the general side.
 // Also checks that every link's derived visit ratio is LV/Numlinks.

@@ -8,13 +8,13 @@ import (
 
 // Variant selects between the corrected form of a formula that Reed (1983)
 // prints wrongly (the zero value, Corrected) and the form as printed
-// (Printed), kept so that the harness can show both (MODELS.md §0.2, §6).
+// (Printed), kept so that the harness can show both (docs/models.md#numerics, docs/errata.md).
 type Variant int
 
 const (
-	// Corrected is the form derived in MODELS.md §1 (SEED-FIX); the default.
+	// Corrected is the form derived in docs/models.md#reed (SEED-FIX); the default.
 	Corrected Variant = iota
-	// Printed is the formula exactly as printed in the report (errata E1–E3).
+	// Printed is the formula exactly as printed in the report (errata E1–E3, docs/errata.md#e1 to #e3).
 	Printed
 )
 
@@ -32,7 +32,7 @@ func (v Variant) String() string {
 func (v Variant) valid() bool { return v == Corrected || v == Printed }
 
 // Duplex says how a bidirectional link maps onto queueing devices
-// (MODELS.md §1.1, §1.10 item 4).
+// (docs/models.md#reed-inputs, docs/models.md#reed-simulator item 4).
 type Duplex int
 
 const (
@@ -63,7 +63,7 @@ const maxNodes = 1 << 30
 // notation): K nodes, Reach(l) nodes exactly l links from any node, l_max the
 // diameter, and the number of link devices Numlinks for each Duplex reading.
 // Symmetric means every node sees the same Reach; the routing distributions
-// and visit ratios of this package rely on it (MODELS.md §1.9).
+// and visit ratios of this package rely on it (docs/models.md#reed-domain).
 //
 // A Profile is immutable; build it with NewProfile or one of Ring, Bus,
 // Torus, Hypercube.
@@ -140,7 +140,7 @@ func (p Profile) LocSize(radius int) int {
 	return s
 }
 
-// distanceSum returns A_L = sum_{l=1}^{L} l Reach(l) (MODELS.md §1.2, Eq. (2)).
+// distanceSum returns A_L = sum_{l=1}^{L} l Reach(l) (docs/models.md#reed-routing, Eq. (2)).
 func (p Profile) distanceSum(radius int) int {
 	s := 0
 	for l := 1; l <= radius && l < len(p.reach); l++ {
@@ -156,7 +156,7 @@ func (p Profile) uniformLV() float64 {
 }
 
 // Numlinks returns the number of link devices of the queueing model under
-// the given reading (MODELS.md §1.1, §1.10 item 4).
+// the given reading (docs/models.md#reed-inputs, docs/models.md#reed-simulator item 4).
 func (p Profile) Numlinks(d Duplex) int {
 	if d == FullDuplex {
 		return p.links[1]

@@ -16,7 +16,7 @@ type Parallelism struct {
 // ParallelismBound returns Reed's (1983) lower bound on the rate at which a
 // problem split into n parallel messages completes, Eq. (8) divided by n.
 // With node service S_PE(n) = f(n) S_PE and link service S_CL(n) = g(n) S_CL
-// (MODELS.md §1.8):
+// (docs/models.md#reed-parallelism):
 //
 //	X_problem(n) >= 1 / ( S_PE(n) + S_CL(n) sum_links V_CL + (n-1) D_b(n) )    (9)
 //	D_b(n) = max{ V_PE S_PE(n), V_CL^1 S_CL(n), ..., V_CL^{T-1} S_CL(n) }
@@ -64,13 +64,13 @@ func OptimalParallelism(w Workload, f, g func(n int) float64, ncap int) (Paralle
 
 // OverheadScaling returns the scaling f(N) = (1 + beta (N-1)) / N: each of N
 // submessages does 1/N of the work plus a fraction beta of overhead per extra
-// submessage (MODELS.md §1.8). beta = 0 is ideal splitting, f = 1/N.
+// submessage (docs/models.md#reed-parallelism). beta = 0 is ideal splitting, f = 1/N.
 func OverheadScaling(beta float64) func(n int) float64 {
 	return func(n int) float64 { return (1 + beta*float64(n-1)) / float64(n) }
 }
 
 // OverheadOptimum returns the optimum of (9) in closed form for
-// f = g = OverheadScaling(beta), 0 <= beta <= 1 (MODELS.md §1.8). With
+// f = g = OverheadScaling(beta), 0 <= beta <= 1 (docs/models.md#reed-parallelism). With
 // c = D_b and R_0 of the unsplit workload the denominator of (9) is
 //
 //	beta c N + const + (1-beta)(R_0 - c)/N   =>   N* = sqrt( (1-beta)(R_0 - c) / (beta c) )

@@ -6,7 +6,7 @@ import (
 )
 
 // Routing is a message-routing distribution on a symmetric network
-// (Reed 1983, "Message Routing Distributions"; MODELS.md §1.2): Phi(l), the
+// (Reed 1983, "Message Routing Distributions"; docs/models.md#reed-routing): Phi(l), the
 // probability that a message crosses exactly l links, l = 1..l_max, and the
 // mean number of link visits per message, Eq. (1):
 //
@@ -101,7 +101,7 @@ func Locality(p Profile, phi float64, radius int) (Routing, error) {
 
 // Decay returns decreasing-probability routing (Reed 1983, Eq. (3)
 // neighbourhood), geometric in the distance with ratio d, 0 < d <= 1 (d = 1 is
-// the uniform-in-distance limit). Corrected (MODELS.md §1.2, erratum E2):
+// the uniform-in-distance limit). Corrected (docs/models.md#reed-routing, erratum E2, docs/errata.md#e2):
 //
 //	Phi(l) = (1 - d) d^{l-1} / (1 - d^{l_max}) = d^{l-1} / sum_{j=0}^{l_max-1} d^j
 //
@@ -208,7 +208,7 @@ func LocalityLV(p Profile, phi float64, radius int) (float64, error) {
 
 // DecayLV returns LV under decreasing-probability routing by the closed form
 // of Reed (1983) Eq. (3), which depends on the network only through l_max.
-// Corrected (MODELS.md §1.2, erratum E2):
+// Corrected (docs/models.md#reed-routing, erratum E2, docs/errata.md#e2):
 //
 //	LV_decay = [(d l_max - l_max - 1) d^{l_max} + 1] / ((d - 1)(d^{l_max} - 1))
 //	         = 1/(1-d) - l_max d^{l_max}/(1 - d^{l_max});   (l_max+1)/2 at d = 1
@@ -262,7 +262,7 @@ func RingUniformLV(k int) (float64, error) {
 
 // RingLocalityLV returns LV of sphere-of-locality routing on a bidirectional
 // ring of k >= 3 nodes in closed form (LocSize = 2L, A_L = L(L+1)).
-// Corrected (MODELS.md §1.2, erratum E1), with sum_l l Reach(l) = (K^2-1)/4
+// Corrected (docs/models.md#reed-routing, erratum E1, docs/errata.md#e1), with sum_l l Reach(l) = (K^2-1)/4
 // for odd K and K^2/4 for even K:
 //
 //	odd K:   LV = phi (L+1)/2 + (1-phi) [(K^2 - 1) - 4L(L+1)] / (4 (K - 2L - 1))

@@ -78,9 +78,9 @@ func TestTorusReachBruteForce(t *testing.T) {
 	}
 }
 
-// MODELS.md §1.11 LV table, 15-node ring (l_max = 7), and the printed
-// variants; §7 Reed pins. Decay values computed with python3 fractions
-// (MODELS.md §9) and agree with the table to all printed digits.
+// docs/models.md#reed-pins LV table, 15-node ring (l_max = 7), and the printed
+// variants; docs/models.md#pins Reed pins. Decay values computed with python3 fractions
+// (docs/models.md#reference-calculations) and agree with the table to all printed digits.
 func TestLVPins15NodeRing(t *testing.T) {
 	p := must(Ring(15))
 	pin.CheckRel(t, "LV uniform", must(Uniform(p)).LV(), 4, pin.Rational)
@@ -113,15 +113,15 @@ func TestLVPins15NodeRing(t *testing.T) {
 		pin.CheckRel(t, name, must(Decay(p, c.d, Corrected)).LV(), c.lv, c.tol)
 		pin.CheckRel(t, name+" Eq.(3)", must(RingDecayLV(15, c.d, Corrected)), c.lv, c.tol)
 	}
-	// MODELS.md §1.11 printed (wrong) forms, errata E1 and E2:
+	// docs/models.md#reed-pins printed (wrong) forms, errata E1 and E2 (docs/errata.md#e1, docs/errata.md#e2):
 	// locality phi=.5 L=2 -> 0.893333 (= 0.75 + 0.5*172/600), decay d=.5 -> 0.972441 (= 247/254).
 	pin.CheckRel(t, "printed ring locality", must(RingLocalityLV(15, 0.5, 2, Printed)), 0.75+0.5*172.0/600, pin.Rational)
 	pin.CheckRel(t, "printed decay Eq.(3)", must(RingDecayLV(15, 0.5, Printed)), 247.0/254, pin.Rational)
 	pin.CheckRel(t, "printed decay Phi sum", must(Decay(p, 0.5, Printed)).LV(), 247.0/254, pin.Rational)
 }
 
-// MODELS.md §1.11, cumulative Phi (Figure I) on the 15-node ring, l = 1..7.
-// Decay row: exact (2^7 - 2^{7-l})/127, printed to 6 digits in MODELS.md.
+// docs/models.md#reed-pins, cumulative Phi (Figure I) on the 15-node ring, l = 1..7.
+// Decay row: exact (2^7 - 2^{7-l})/127, printed to 6 digits in docs/models.md.
 func TestCumulativePhiRows(t *testing.T) {
 	p := must(Ring(15))
 	uni := must(Uniform(p))
@@ -133,10 +133,10 @@ func TestCumulativePhiRows(t *testing.T) {
 		pin.CheckRel(t, fmt.Sprintf("locality CDF(%d)", l), loc.CDF(l), locRow[l-1], pin.Rational)
 		pin.CheckRel(t, fmt.Sprintf("decay CDF(%d)", l), dec.CDF(l), float64(128-(int(1)<<(7-l)))/127, pin.Rational)
 	}
-	// 6-digit values as printed in MODELS.md §1.11.
+	// 6-digit values as printed in docs/models.md#reed-pins.
 	for i, want := range []float64{0.503937, 0.755906, 0.881890, 0.944882, 0.976378, 0.992126, 1} {
 		if math.Abs(dec.CDF(i+1)-want) > 5e-7 {
-			t.Errorf("decay CDF(%d) = %.7f, MODELS.md prints %.6f", i+1, dec.CDF(i+1), want)
+			t.Errorf("decay CDF(%d) = %.7f, docs/models.md prints %.6f", i+1, dec.CDF(i+1), want)
 		}
 	}
 	if dec.CDF(100) != dec.CDF(7) || dec.Phi(0) != 0 || dec.Phi(8) != 0 {
@@ -198,12 +198,12 @@ func TestDistributionsOnOtherNetworks(t *testing.T) {
 	pin.CheckRel(t, "bus decay LV", must(Decay(b, 0.3, Corrected)).LV(), 1, pin.Rational)
 	// Hypercube uniform: n 2^{n-1} / (2^n - 1).
 	pin.CheckRel(t, "6-cube uniform LV", must(Uniform(must(Hypercube(6)))).LV(), 6*32.0/63, pin.Rational)
-	// Locality with L = l_max is accepted only with phi = 1 (MODELS.md §1.2).
+	// Locality with L = l_max is accepted only with phi = 1 (docs/models.md#reed-routing).
 	p := must(Ring(15))
 	pin.CheckRel(t, "L=l_max phi=1", must(Locality(p, 1, 7)).LV(), 4, pin.Rational)
 }
 
-// d -> 1 limits of Eq. (3) (MODELS.md §1.2): LV -> (l_max+1)/2 continuously,
+// d -> 1 limits of Eq. (3) (docs/models.md#reed-routing): LV -> (l_max+1)/2 continuously,
 // with no cancellation; l_max = 1 gives 1 (the test that rejects the printed
 // factor d).
 func TestDecayLimits(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 )
 
 // Kind says whether a device type is a node (processing element) or a
-// communication link; optimal parallelism (§1.8) scales their service times
+// communication link; optimal parallelism (docs/models.md#reed-parallelism) scales their service times
 // by different functions.
 type Kind int
 
@@ -36,7 +36,7 @@ type DeviceType struct {
 func (d DeviceType) Demand() float64 { return d.Visit * d.Service }
 
 // Workload is the abstract workload of Reed (1983): T device types with
-// counts O_t, visit ratios V_t and service times S_t (MODELS.md §1.3). All
+// counts O_t, visit ratios V_t and service times S_t (docs/models.md#reed-visits). All
 // solution routines of this package (bounds, MVA, crossings, parallelism)
 // take a Workload. It is immutable; build it with NewWorkload or
 // NetworkWorkload.
@@ -70,15 +70,15 @@ func NewWorkload(types ...DeviceType) (Workload, error) {
 
 // NetworkWorkload returns the two-type workload of a symmetric network under
 // routing r with node service sPE and link service sCL (Reed 1983, Eq. (4)
-// and V_CL; MODELS.md §1.3):
+// and V_CL; docs/models.md#reed-visits):
 //
 //	V_PE = 1/K                (each message visits one node, its destination)
 //	V_CL = LV / Numlinks      (every link of the symmetric network equally loaded)
 //	O_PE = K,  O_CL = Numlinks(d)
 //
 // Numlinks is K for the ring under HalfDuplex (Reed's reading, which gives
-// V_CL = (K+1)/(4K) for uniform routing) and 2K under FullDuplex (MODELS.md
-// §1.10 item 4); see Profile.Numlinks for the other networks. Ring, uniform,
+// V_CL = (K+1)/(4K) for uniform routing) and 2K under FullDuplex (docs/models.md#reed-simulator item 4);
+// see Profile.Numlinks for the other networks. Ring, uniform,
 // half duplex: demands S_PE/K and S_CL (K+1)/(4K), R_0 = S_PE + S_CL (K+1)/4.
 // sPE and sCL must be finite and >= 0, not both 0 (analytic.ErrDomain).
 func NetworkWorkload(r Routing, d Duplex, sPE, sCL float64) (Workload, error) {
@@ -194,7 +194,7 @@ func (w Workload) bjb(n float64) Bounds {
 }
 
 // scaled returns the workload with node service times multiplied by f and
-// link service times by g (MODELS.md §1.8).
+// link service times by g (docs/models.md#reed-parallelism).
 func (w Workload) scaled(f, g float64) Workload {
 	ts := make([]DeviceType, len(w.types))
 	for i, t := range w.types {

@@ -14,7 +14,7 @@ type Variant int
 const (
 	// Corrected (the default) uses Pj_i = 0 for i < kbar: before any
 	// dimension can be finished the header may use the VCs of both
-	// dimensions, as the seed's own text says (MODELS.md §4.5 item 1, E13).
+	// dimensions, as the seed's own text says (docs/models.md#safaei-readings item 1, erratum E13: docs/errata.md#e13).
 	Corrected Variant = iota
 	// Printed uses Pj_i = 1 for i < kbar as printed in seed 004 Eq. (8);
 	// at i = kbar both printed cases apply and the second, 2/(Dbar-i+1),
@@ -22,8 +22,8 @@ const (
 	Printed
 )
 
-// Params are the inputs of the model (MODELS.md §4.1). The model counts
-// the header's hops twice (E16) and uses 2K - 1 literally at K = 0 (E15);
+// Params are the inputs of the model (docs/models.md#safaei-inputs). The model counts
+// the header's hops twice (erratum E16, docs/errata.md#e16) and uses 2K - 1 literally at K = 0 (erratum E15, docs/errata.md#e15);
 // both are kept.
 type Params struct {
 	// Radix is k of the bidirectional k-ary 2-cube (N = k^2); k even,
@@ -32,7 +32,7 @@ type Params struct {
 	// M is the message length in flits (>= 1).
 	M int
 	// V is the number of virtual channels per physical channel, all
-	// usable by the adaptive router (>= 1; MODELS.md §4.5 item 2, E14).
+	// usable by the adaptive router (>= 1; docs/models.md#safaei-readings item 2, erratum E14: docs/errata.md#e14).
 	V int
 	// K is the scouting distance (>= 0); K = 0 is wormhole switching.
 	K int
@@ -60,7 +60,7 @@ type Result struct {
 	Ws float64
 	// Vbar is the mean degree of VC multiplexing, Eq. (13).
 	Vbar float64
-	// Iterations is the number of fixed-point passes made (§4.3).
+	// Iterations is the number of fixed-point passes made (docs/models.md#safaei-solution).
 	Iterations int
 }
 
@@ -70,7 +70,7 @@ const (
 	tol     = 1e-12
 	// satRelWidth is the relative width at which Saturation stops
 	// bisecting: 1e-7 of l_g,sat (about 1e-9 messages/node/cycle for the
-	// paper's tori), far inside the 1e-6 absolute MODELS.md §4.8 pins it
+	// paper's tori), far inside the 1e-6 absolute docs/models.md#safaei-pins pins it
 	// to. Narrower brackets cost the most: near l_g,sat the fixed point
 	// needs ~1/sqrt(distance) iterations and every probe above it runs to
 	// maxIter.
@@ -127,7 +127,7 @@ func BacktrackProb(t, j, dbar int) float64 {
 //	C^t_{Dbar,j} = 0
 //
 // C_{i,j} depends on C_{i+1,j} and C_{i-1,j+1} only, so j is swept from t
-// down to 0 and, within j, i from Dbar-1 down to 1 (MODELS.md §4.3); the
+// down to 0 and, within j, i from Dbar-1 down to 1 (docs/models.md#safaei-solution); the
 // C_{.,t+1} row is never needed because P^t_t = 0. scratch, if it has
 // capacity 2(Dbar+1), is used for the two rows and nothing is allocated.
 func SetupTime(t int, pb []float64, scratch []float64) float64 {
@@ -158,7 +158,7 @@ func SetupTime(t int, pb []float64, scratch []float64) float64 {
 }
 
 // MeanSetupTime is Cbar of seed 004 Eq. (7), every t = 0..K weighted
-// equally and 2K - 1 taken literally (-1 at K = 0, E15):
+// equally and 2K - 1 taken literally (-1 at K = 0, erratum E15: docs/errata.md#e15):
 //
 //	Cbar = (1/(K+1)) sum_{t=0}^{K} (C^t_{0,0} + 2K - 1)
 func MeanSetupTime(K int, pb []float64, scratch []float64) float64 {
@@ -230,7 +230,7 @@ func (p Params) check() (kbar float64, dbar int, err error) {
 }
 
 // Solve evaluates the model at generation rate lg (messages/node/cycle)
-// by the fixed-point iteration of MODELS.md §4.3: starting from Pb = 0,
+// by the fixed-point iteration of docs/models.md#safaei-solution: starting from Pb = 0,
 // repeat l_c (3), Cbar (5)-(7), Sbar (4), the VC occupancy (12) with
 // rho_c = l_c Sbar, Pb (8)-(10), until Pb and Sbar change by less than
 // 1e-12; then Wbar_s (11), Vbar (13) and the latency (1):
@@ -262,7 +262,7 @@ func Solve(p Params, lg float64) (Result, error) {
 		lc := ChannelRate(lg, pb)
 		cbar := MeanSetupTime(p.K, pb, scratch)
 		sbar := cbar + float64(dbar) + M
-		// rho_c >= 1 is the channel saturation of §4.3 step 3; a rho_c one
+		// rho_c >= 1 is the channel saturation of docs/models.md#safaei-solution step 3; a rho_c one
 		// ulp below 1 for which Eq. (12) would divide by 0 is refused by
 		// VCOccupancy itself (TestSaturationRoundingAtRhoOne).
 		if rho := lc * sbar; rho >= 1 {
@@ -300,7 +300,7 @@ func Solve(p Params, lg float64) (Result, error) {
 // not report saturation, by bisection on (0, V/Sbar_0) to a relative width
 // of satRelWidth (Sbar_0 = M + 2 Dbar + 2K - 1, the zero-load network
 // latency, so l_g Sbar_0 >= V is saturated whatever the blocking): well
-// inside the 1e-6 absolute pin of MODELS.md §4.8, and Solve saturates
+// inside the 1e-6 absolute pin of docs/models.md#safaei-pins, and Solve saturates
 // just above the returned rate.
 func Saturation(p Params) (float64, error) {
 	_, dbar, err := p.check()

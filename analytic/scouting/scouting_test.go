@@ -12,7 +12,7 @@ import (
 	"github.com/flitsim/flitsim/internal/pin"
 )
 
-// MODELS.md §4.4: Dbar = 4, Pb = (0.1, 0.2, 0.3, 0.4); exact rationals
+// docs/models.md#safaei-check: Dbar = 4, Pb = (0.1, 0.2, 0.3, 0.4); exact rationals
 // from a symbolic solution of the linear system (1e-12 relative).
 func TestSetupTimeExactRationals(t *testing.T) {
 	pb := []float64{0.1, 0.2, 0.3, 0.4}
@@ -24,13 +24,13 @@ func TestSetupTimeExactRationals(t *testing.T) {
 	if got := MeanSetupTime(3, pb, nil); !pin.CloseRel(got, 9.5577834384, 1e-12) {
 		t.Errorf("Cbar(K=3) = %.17g, want 9.5577834384", got)
 	}
-	// K = 0: Cbar = C^0_{0,0} - 1 = Dbar - 1 whatever Pb (E15).
+	// K = 0: Cbar = C^0_{0,0} - 1 = Dbar - 1 whatever Pb (erratum E15, docs/errata.md#e15).
 	if got := MeanSetupTime(0, pb, nil); got != 3 {
 		t.Errorf("Cbar(K=0) = %g, want 3", got)
 	}
 }
 
-// MODELS.md §4.4 P^t_j table (Dbar = 4), and Eq. (6) in its binomial form
+// docs/models.md#safaei-check P^t_j table (Dbar = 4), and Eq. (6) in its binomial form
 // against the simplified ratio for many (t, j, Dbar) (1e-12 relative).
 func TestBacktrackProb(t *testing.T) {
 	table := [][]float64{{0}, {0.25, 0}, {0.4, 0.25, 0}, {0.5, 0.4, 0.25, 0}}
@@ -129,7 +129,7 @@ func denseSetup(tt int, pb []float64) float64 {
 	return a[idx(0, 0)][n] / a[idx(0, 0)][idx(0, 0)]
 }
 
-// MODELS.md §4.8, 8 x 8 torus, M = 32, V = 2, corrected Eq. (8): every
+// docs/models.md#safaei-pins, 8 x 8 torus, M = 32, V = 2, corrected Eq. (8): every
 // column, printed to 6 decimals (half-unit tolerance); and the Printed
 // variant's latencies (6 decimals). K = 3, l_g = 0.010 is saturated.
 func TestV2Table(t *testing.T) {
@@ -229,7 +229,7 @@ func TestResultConsistency(t *testing.T) {
 	}
 }
 
-// Zero load (MODELS.md §4.3, §4.8): Sbar_0 = M + 2 Dbar + 2K - 1
+// Zero load (docs/models.md#safaei-solution, docs/models.md#safaei-pins): Sbar_0 = M + 2 Dbar + 2K - 1
 // (8x8, M = 32: 39, 41, 45, 51; 16x16: 47, 49, 53, 59; M = 64: +32) and
 // the latency equals Sbar_0. K = 0 keeps Sbar = M + 2 Dbar - 1 at load.
 func TestZeroLoadAndWormholeLimit(t *testing.T) {
@@ -293,7 +293,7 @@ func TestLatencyIncreasesWithLoad(t *testing.T) {
 	}
 }
 
-// MODELS.md §4.8 Figure-1 settings: l_g,sat (1e-6 absolute, as the table
+// docs/models.md#safaei-pins Figure-1 settings: l_g,sat (1e-6 absolute, as the table
 // says) and the latency at .25/.5/.75/.9 of it (printed to 2 decimals,
 // half-unit tolerance).
 func TestFigure1Saturation(t *testing.T) {

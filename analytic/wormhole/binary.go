@@ -26,7 +26,7 @@ type BinaryResult struct {
 
 // BinaryCube solves DG-R on the binary n-cube (k = 2, n+2 classes:
 // injection, n dimensions, ejection; dimensions resolved n-1 first) by the
-// closed form of MODELS.md §5.3, a second implementation of
+// closed form of docs/models.md#dg-r, a second implementation of
 // Network.Latency for k = 2 [RECON-M]:
 //
 //	lambda_d = lambda 2^(n-1) / (2^n - 1)

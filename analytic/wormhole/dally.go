@@ -19,7 +19,7 @@ type Dally1990Result struct {
 // Dally1990 evaluates the closed-form contention model attributed to Dally
 // (1990) for a unidirectional k-ary n-cube with dimension-order wormhole
 // routing, uniform traffic, messages of B flits and lambda messages per
-// node per cycle (MODELS.md §5.4; T_0 and rho [RECON-M], the contention
+// node per cycle (docs/models.md#dally-1990; T_0 and rho [RECON-M], the contention
 // term [RECON-L]: the commonly cited form, not checked against the
 // original, so use it as a sanity curve only):
 //

@@ -7,7 +7,7 @@ import (
 )
 
 // Options are the knobs of the DG-R model. The zero value is the plain
-// reconstruction of MODELS.md §5.3 with c0 = 0; M must be set.
+// reconstruction of docs/models.md#dg-r with c0 = 0; M must be set.
 type Options struct {
 	// M is the message length in flits (M >= 1). The model assumes the
 	// worm spans its whole path (M >= max hops + 1); shorter messages are
@@ -62,7 +62,7 @@ type Result struct {
 }
 
 // mg1DetVar is the M/G/1 mean wait with the Draper–Ghosh variance
-// approximation sigma^2 = (S - M)^2 (MODELS.md §5.3, P-K formula of seed
+// approximation sigma^2 = (S - M)^2 (docs/models.md#dg-r, P-K formula of seed
 // 002 Eq. (1) with C_b^2 = (S - M)^2 / S^2):
 //
 //	W = lambdaNum [S^2 + (S - M)^2] / (2 (1 - lambda S))
@@ -77,7 +77,7 @@ func mg1DetVar(lambdaNum, lambda, S, M float64) float64 {
 
 // Latency solves DG-R [RECON-M structure, RECON-L details] at per-node
 // generation rate lambda (messages/node/cycle), backwards from the
-// destination (MODELS.md §5.3):
+// destination (docs/models.md#dg-r):
 //
 //	S_EJ  = M,    W_EJ = lambda M^2 / (2 (1 - lambda M))
 //	S_x   = sum_y P(x -> y) [W_y + S_y]

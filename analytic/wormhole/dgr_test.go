@@ -23,7 +23,7 @@ func uniformWeights(N int) func(src, dst int) float64 {
 	return func(src, dst int) float64 { return 1 / float64(N-1) }
 }
 
-// The closed-form class graph of §5.3 against the pair enumeration
+// The closed-form class graph of docs/models.md#dg-r against the pair enumeration
 // (every route walked), 1e-12 relative: rates, transitions, Dbar.
 func TestClosedFormMatchesEnumeration(t *testing.T) {
 	for _, c := range [][2]int{{2, 1}, {2, 4}, {3, 2}, {4, 3}, {5, 2}, {8, 2}, {3, 4}} {
@@ -65,7 +65,7 @@ func comparePaths(t *testing.T, nw *Network, a, b []edge, what string) {
 	}
 }
 
-// Identity (MODELS.md §5.3): every physical channel carries
+// Identity (docs/models.md#dg-r): every physical channel carries
 // lambda k^n (k-1) / (2(N-1)), independent of dimension and coordinate;
 // and sum of all channel rates = N Dbar per unit lambda.
 func TestPhysicalChannelRate(t *testing.T) {
@@ -95,7 +95,7 @@ func TestPhysicalChannelRate(t *testing.T) {
 	}
 }
 
-// MODELS.md §5.8: per-unit-lambda class rates of the unidirectional 8-ary
+// docs/models.md#dg-pins: per-unit-lambda class rates of the unidirectional 8-ary
 // 2-cube, printed to 6 decimals (half-unit tolerance).
 func TestClassRates8ary2cube(t *testing.T) {
 	nw := mustUniform(t, 8, 2)
@@ -118,7 +118,7 @@ func TestClassRates8ary2cube(t *testing.T) {
 	}
 }
 
-// MODELS.md §5.8, binary 6-cube, M = 32, c0 = 0. T printed to 6 decimals,
+// docs/models.md#dg-pins, binary 6-cube, M = 32, c0 = 0. T printed to 6 decimals,
 // S_INJ and W_INJ to 4 (half-unit tolerance each).
 func TestDGRBinary6Cube(t *testing.T) {
 	nw := mustUniform(t, 2, 6)
@@ -167,7 +167,7 @@ func TestDGRBinary6Cube(t *testing.T) {
 	}
 }
 
-// MODELS.md §5.8, unidirectional 8-ary 2-cube, M = 32, c0 = 0.
+// docs/models.md#dg-pins, unidirectional 8-ary 2-cube, M = 32, c0 = 0.
 func TestDGR8ary2cube(t *testing.T) {
 	nw := mustUniform(t, 8, 2)
 	plain := Options{M: 32}
@@ -225,7 +225,7 @@ func TestDGR8ary2cube(t *testing.T) {
 	}
 }
 
-// MODELS.md §5.8: 4-ary 3-cube and 16-ary 2-cube, M = 32 (6 decimals).
+// docs/models.md#dg-pins: 4-ary 3-cube and 16-ary 2-cube, M = 32 (6 decimals).
 func TestDGROtherCubes(t *testing.T) {
 	for _, c := range []struct {
 		k, n            int
@@ -443,7 +443,7 @@ func TestVCMultiplexing(t *testing.T) {
 	if !(b.Vbar > 1 && b.Vbar < 2) || !pin.CloseRel(b.Latency, a.Latency*b.Vbar, 1e-12) {
 		t.Errorf("8-ary 2-cube: Vbar %g, T %g vs plain %g", b.Vbar, b.Latency, a.Latency)
 	}
-	// 49.822322: MODELS.md §5.8, binary 6-cube T(0.005) with M = 32
+	// 49.822322: docs/models.md#dg-pins, binary 6-cube T(0.005) with M = 32
 	// (unchanged, since Vbar = 1 there).
 	hc := mustUniform(t, 2, 6)
 	c, _ := hc.Latency(0.005, Options{M: 32, VCMultiplexing: true})

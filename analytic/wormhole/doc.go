@@ -7,7 +7,7 @@
 //
 // Seed 002 is only the bibliography of Draper and Ghosh with the sentences
 // that cite each reference; the paper's equations were not available
-// (MODELS.md §5.1-§5.2). What the seed establishes is the structure: an
+// (docs/models.md#dg-paper to docs/models.md#dg-missing). What the seed establishes is the structure: an
 // M/G/1 server per channel with the Pollaczek–Khinchine wait, equivalence
 // classes of channels with class-to-class transition probabilities,
 // unidirectional k-ary n-cubes with e-cube routing and Dally–Seitz
@@ -18,7 +18,7 @@
 // [RECON-L] (details, and the ExcludeOwnFlow and VCMultiplexing knobs,
 // which are hypotheses for the unrecovered "correction factors"). DG-R must
 // therefore be validated against the simulator, not trusted; the pinned
-// numbers in the tests pin the reconstruction (MODELS.md §5.8), not the
+// numbers in the tests pin the reconstruction (docs/models.md#dg-pins), not the
 // paper. The Dally (1990) contention term is [RECON-L] as well.
 //
 // # DG-R in brief

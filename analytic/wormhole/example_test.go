@@ -6,7 +6,7 @@ import (
 	"github.com/flitsim/flitsim/analytic/wormhole"
 )
 
-// DG-R on the binary 6-cube with 32-flit messages (MODELS.md §5.8).
+// DG-R on the binary 6-cube with 32-flit messages (docs/models.md#dg-pins).
 func ExampleNetwork_Latency() {
 	nw, err := wormhole.NewUniform(2, 6)
 	if err != nil {
@@ -23,7 +23,7 @@ func ExampleNetwork_Latency() {
 	// Output: T = 49.822322 cycles (S_INJ 41.1731, W_INJ 5.6016); saturation 0.011356
 }
 
-// Dally's (1992) VC occupancy for l_c = 0.01, S = 39, V = 2 (MODELS.md §4.4).
+// Dally's (1992) VC occupancy for l_c = 0.01, S = 39, V = 2 (docs/models.md#safaei-check).
 func ExampleVCOccupancy() {
 	occ, err := wormhole.VCOccupancy(0.01, 39, 2)
 	if err != nil {

@@ -9,7 +9,7 @@ import (
 )
 
 // Class is one equivalence class of network virtual channels of the
-// DG-R model (MODELS.md §5.3): the VC of class VC (0 or 1, Dally–Seitz
+// DG-R model (docs/models.md#dg-r): the VC of class VC (0 or 1, Dally–Seitz
 // dateline) on the + channel of dimension Dim leaving coordinate Coord.
 // Every class has k^(n-1) identical physical instances.
 type Class struct {
@@ -108,7 +108,7 @@ func checkCube(model string, k, n int) error {
 
 // NewUniform builds the class graph of a unidirectional k-ary n-cube
 // (k >= 2; k = 2 is the binary n-cube) under uniform traffic over the other
-// N-1 nodes, from the closed forms of MODELS.md §5.3 [RECON-M]:
+// N-1 nodes, from the closed forms of docs/models.md#dg-r [RECON-M]:
 //
 //	lambda_{i,c,0} = lambda k^(n-1)/(N-1) (k-1-c)(k+c)/2     (c = 0..k-2)
 //	lambda_{i,c,1} = lambda k^(n-1)/(N-1) c(c+1)/2            (c = 1..k-1)
@@ -187,8 +187,8 @@ func NewUniform(k, n int) (*Network, error) {
 }
 
 // setOwnFlows fills edge.own = rate_x P(x -> y), the class-level flow
-// from x into y per unit lambda (MODELS.md §5.3, ExcludeOwnFlow). This is
-// the reading that reproduces the pinned saturation rates of §5.8
+// from x into y per unit lambda (docs/models.md#dg-r, ExcludeOwnFlow). This is
+// the reading that reproduces the pinned saturation rates of docs/models.md#dg-pins
 // (0.013441, 0.003095, 0.001364). Note that on a dimension change (and
 // leaving the injection channel) one physical instance of x feeds only
 // the instances of y whose coordinate in the new dimension matches its

@@ -34,7 +34,7 @@ type Occupancy struct {
 //	Vbar = sum_{v=1}^{V} v^2 P_v / sum_{v=1}^{V} v P_v
 //
 // The chain is an M/M/1 queue with states >= V lumped into V, so
-// P_v = (1-rho) rho^v for v < V and P_V = rho^V (MODELS.md §5.5; used as
+// P_v = (1-rho) rho^v for v < V and P_V = rho^V (docs/models.md#dally-1992; used as
 // the test oracle). At rho = 0 Eq. (13) is 0/0; its limit 1 is returned.
 // rho = lambda_c S >= 1 returns an error wrapping analytic.ErrSaturated;
 // V < 1, S <= 0, lambdaC < 0 or non-finite inputs return analytic.ErrDomain.

@@ -10,7 +10,7 @@ import (
 )
 
 // The recursive chain of seed 004 Eq. (12) against the closed form
-// P_v = (1-rho) rho^v (v < V), P_V = rho^V (MODELS.md §5.5), 1e-12 relative.
+// P_v = (1-rho) rho^v (v < V), P_V = rho^V (docs/models.md#dally-1992), 1e-12 relative.
 func TestVCOccupancyMatchesClosedForm(t *testing.T) {
 	for _, V := range []int{1, 2, 3, 6, 16} {
 		for _, rho := range []float64{0, 1e-6, 0.01, 0.39, 0.5, 0.9, 0.999} {
@@ -58,7 +58,7 @@ func TestVCOccupancyMatchesClosedForm(t *testing.T) {
 	}
 }
 
-// MODELS.md §4.4 P_v check: l_c = 0.01, S = 39, V = 2 gives
+// docs/models.md#safaei-check P_v check: l_c = 0.01, S = 39, V = 2 gives
 // P = (0.61, 0.2379, 0.1521) (exact decimals, 1e-12 relative) and
 // Vbar = 1.5611511 (printed to 7 decimals, half-unit tolerance).
 func TestVCOccupancyPin(t *testing.T) {

@@ -1,10 +1,10 @@
 // Package pin compares computed model values with the reference values of
-// shared/MODELS.md, which are printed with a limited number of digits. It is
+// docs/models.md, which are printed with a limited number of digits. It is
 // test support for the analytic packages: one definition of "agrees with the
 // printed number" for all of them.
 //
-// A printed value agrees when it is within a relative tolerance (MODELS.md
-// §0.2: 1e-9 for closed forms and iterative solutions, 1e-12 for exact
+// A printed value agrees when it is within a relative tolerance (
+// docs/models.md#numerics: 1e-9 for closed forms and iterative solutions, 1e-12 for exact
 // rationals) or, when the table prints fewer digits than that needs, within
 // half a unit of its last printed digit.
 package pin
@@ -16,7 +16,7 @@ import (
 	"testing"
 )
 
-// Tolerances of MODELS.md §0.2 and §7.
+// Tolerances of docs/models.md#numerics and docs/models.md#pins.
 const (
 	Rel      = 1e-9  // closed forms, MVA, iterative solutions
 	Rational = 1e-12 // exact rationals

@@ -109,7 +109,7 @@ func pointSeed(root uint64, n int) uint64 {
 	return sim.DeriveSeed(root, sim.PurposeSweepPoint, uint64(n))
 }
 
-// ring15 is Reed's example network (MODELS.md §1.11).
+// ring15 is Reed's example network (docs/models.md#reed-pins).
 func ring15(pattern traffic.PatternSpec, n int, seed uint64) closed.Config {
 	return closed.Config{Network: closed.Ring, Radix: 15, Pattern: pattern, Population: n, Seed: seed}
 }
@@ -117,7 +117,7 @@ func ring15(pattern traffic.PatternSpec, n int, seed uint64) closed.Config {
 // TestRingUniformMatchesMVA is the evidence of issue point 4 on a few
 // populations: Reed's 15-node ring, uniform routing, S_PE = S_CL = 1,
 // exponential service re-drawn at every hop, half-duplex links. Exact values:
-// reed.Workload.MVA (MODELS.md §1.11 pins X0(10) = 1.40539932686107). The
+// reed.Workload.MVA (docs/models.md#reed-pins pins X0(10) = 1.40539932686107). The
 // bounds (5) and (7) must bracket every point.
 func TestRingUniformMatchesMVA(t *testing.T) {
 	w := must(reed.NetworkWorkload(must(reed.Uniform(must(reed.Ring(15)))), reed.HalfDuplex, 1, 1))
@@ -297,7 +297,7 @@ func TestLaws(t *testing.T) {
 }
 
 // TestRelaxationsStayInsideAsymptoticBounds: deterministic service and a
-// per-message link time break product form (MODELS.md §1.10 item 6), so MVA
+// per-message link time break product form (docs/models.md#reed-simulator item 6), so MVA
 // no longer applies, but the asymptotic bounds (5) are operational and
 // still hold. Lower variability gives X0 at or above MVA here.
 func TestRelaxationsStayInsideAsymptoticBounds(t *testing.T) {
@@ -477,7 +477,7 @@ func ExampleSim_Run() {
 	if err != nil {
 		panic(err)
 	}
-	// MVA gives X0(10) = 1.4054 (MODELS.md §1.11).
+	// MVA gives X0(10) = 1.4054 (docs/models.md#reed-pins).
 	fmt.Printf("%s, within 1%%: %v\n", res.Status, res.X0.HalfWidth/res.X0.Mean <= 0.01)
 	fmt.Printf("MVA inside the 95%% CI: %v\n", res.X0.Contains(1.40539932686107))
 	// Output:

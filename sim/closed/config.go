@@ -17,7 +17,7 @@ const (
 	Hypercube = "hypercube" // binary Dims-cube
 )
 
-// Duplex readings accepted in Config.Duplex (MODELS.md §1.10 item 4).
+// Duplex readings accepted in Config.Duplex (docs/models.md#reed-simulator item 4).
 const (
 	// HalfDuplex is Reed's reading: one FCFS server per bidirectional link,
 	// shared by both directions (ring: Numlinks = K).

@@ -1,6 +1,6 @@
 // Package closed simulates the closed message-passing networks of D. A. Reed,
 // "Modeling Multimicrocomputer Networks", Purdue CSD-TR-436, 1983 (seed 000;
-// shared/MODELS.md §1): N messages circulate for ever between processing
+// docs/models.md#reed): N messages circulate for ever between processing
 // elements (PEs) over store-and-forward links, and the simulator measures the
 // message completion rate X_0(N) that Reed's mean value analysis (Figure II)
 // and bounds (Eqs. (5), (7)) predict.
@@ -15,13 +15,13 @@
 //     (the population is closed: one completion, one new message, same node);
 //  2. draws its destination from the routing distribution of v (a
 //     traffic.Pattern: Reed's uniform, sphere of locality or decreasing
-//     probability, MODELS.md §1.2; or any other pattern);
+//     probability, docs/models.md#reed-routing; or any other pattern);
 //  3. follows its dimension-order route (topology.NewDimensionOrder: a
 //     shortest path, unique on an odd ring; the + direction at an exact tie
 //     on an even ring or torus); on a bus it crosses the bus once. At each
 //     link it joins the link's FCFS queue and is served for one crossing.
 //     Intermediate nodes take no time (their controllers are not stations,
-//     MODELS.md §1.10 item 5);
+//     docs/models.md#reed-simulator item 5);
 //  4. joins the FCFS queue of its destination PE, is served for a compute
 //     time, and completes: step 1 again.
 //
@@ -70,7 +70,7 @@
 // # Which of Reed's assumptions are mirrored, and which relaxed
 //
 // The defaults (exponential PE and link service, PerHop, HalfDuplex, FCFS)
-// satisfy every condition of MODELS.md §1.10 for an exact match with MVA:
+// satisfy every condition of docs/models.md#reed-simulator for an exact match with MVA:
 // closed population with immediate regeneration at the completing node (item
 // 1), destination distance from Phi(l) and a uniform node at that distance
 // (item 2; the traffic patterns sample exactly that), a shortest path with

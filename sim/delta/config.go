@@ -8,7 +8,7 @@ import (
 	"github.com/flitsim/flitsim/topology/multistage"
 )
 
-// Rejection modes (MODELS.md §2.12 item 3).
+// Rejection modes (docs/models.md#makrucki-simulator item 3).
 const (
 	// ResubmitSource returns a packet rejected at stage i >= 2 to its
 	// source, which re-offers it to its stage-1 queue after
@@ -56,7 +56,7 @@ type Config struct {
 
 	// RetryBuffer is where packets wait for room in stage 1 (after a
 	// stage-1 rejection, or on their way back in): "source" (default) is
-	// one FIFO per source, head-of-line blocking included (MODELS.md §2.12
+	// one FIFO per source, head-of-line blocking included (docs/models.md#makrucki-simulator
 	// item 3); "queue" is one FIFO per stage-1 queue shared by the b
 	// sources of its switch, in order of arrival (no head-of-line
 	// blocking). Unused in drop mode.

@@ -35,7 +35,7 @@ func within(e delta.Estimate, x, k float64) bool {
 	return !math.IsInf(e.HalfWidth, 0) && math.Abs(e.Mean-x) <= k*e.HalfWidth
 }
 
-// TestDropStageOneIsMM1L is MODELS.md §2.12's strong check: in drop mode a
+// TestDropStageOneIsMM1L is docs/models.md#makrucki-simulator's strong check: in drop mode a
 // stage-1 queue is exactly M/M/1/L (Poisson(lambda) arrivals by
 // superposition and thinning, Exp(mu) service, loss when full), so its
 // measured rejection probability, occupancy and sojourn must match Eqs.
@@ -223,12 +223,12 @@ func TestLittle(t *testing.T) {
 }
 
 // TestIndicative compares with the quick Python event simulation of
-// MODELS.md §2.12 (mu = 1, n = 64, b = 4, 55 000 time units). Those are not
+// docs/models.md#makrucki-simulator (mu = 1, n = 64, b = 4, 55 000 time units). Those are not
 // pins: the reference carries its own sampling error, taken as our
 // half-width scaled by sqrt(our measured time / 55 000), and the two are
 // combined as independent estimates, |diff| <= 3 sqrt(h^2 + h_ref^2).
 //
-// The §2.12 text does not say whether a per-source retry buffer blocks at
+// The docs/models.md#makrucki-simulator text does not say whether a per-source retry buffer blocks at
 // its head. The stable resubmit-source rows are reproduced with RetryBuffer
 // "queue" (no head-of-line blocking; with the default "source" FIFO, L = 4,
 // rho = 0.5 gives PDT 6.86 ± 0.07 and p_{L,1} 0.105, above the table's 6.60
@@ -238,7 +238,7 @@ func TestLittle(t *testing.T) {
 // either discipline shows.
 func TestIndicative(t *testing.T) {
 	if testing.Short() {
-		t.Skip("statistical comparison with MODELS.md §2.12 (a few seconds)")
+		t.Skip("statistical comparison with docs/models.md#makrucki-simulator (a few seconds)")
 	}
 	cases := []struct {
 		mode     string

@@ -1,7 +1,7 @@
 // Package delta is the packet-level simulator mode of Makrucki & Mudge, "A
 // Queueing Model of Delta Networks" (SEL-TR-159, 1982; CRL-TR-26-83) and its
 // addendum SEL-TR-167 (seed 001), with the semantics fixed by
-// shared/MODELS.md §2.12. Its model counterpart is analytic/delta; this
+// docs/models.md#makrucki-simulator. Its model counterpart is analytic/delta; this
 // package never imports it (the tests do).
 //
 // # Model

@@ -27,8 +27,8 @@ const (
 	// RoutingAdaptive is minimal fully adaptive routing: a header may take
 	// any free VC of any productive channel, chosen at random
 	// (topology.NewFullyAdaptive, router.SetAdaptive). With EscapeVCs = 0
-	// there are no escape channels, as in the scouting paper (MODELS.md
-	// §4.7): such a network can deadlock, and a run then ends with
+	// there are no escape channels, as in the scouting paper (docs/models.md#safaei-simulator):
+	// such a network can deadlock, and a run then ends with
 	// StatusDeadlock. EscapeVCs > 0 adds Duato's dimension-order escape
 	// channels (topology.NewDuato), which make it deadlock-free.
 	RoutingAdaptive = "adaptive"

@@ -40,7 +40,7 @@
 // (topology.NewFullyAdaptive): a header may take any free VC of any
 // productive channel, chosen at random (router.SetAdaptive). Without
 // escape VCs — the configuration of the scouting paper, seed 004 and
-// MODELS.md §4.7 — its channel-dependency graph is cyclic and a run can end
+// docs/models.md#safaei-simulator — its channel-dependency graph is cyclic and a run can end
 // in StatusDeadlock, with the blocked VCs listed; with Config.EscapeVCs > 0
 // the lowest VCs of every channel form Duato's dimension-order escape
 // subnetwork (topology.NewDuato), verified deadlock-free by

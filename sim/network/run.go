@@ -69,7 +69,7 @@ type Result struct {
 	// flit left the destination router for the sink (wormhole, cut-through,
 	// store-and-forward; scouting with K = 0). It includes every backtrack;
 	// the counterpart of Cbar in seed 004 Eq. (7), which the model counts
-	// with the header's Dbar hops (MODELS.md §4.5 item 4).
+	// with the header's Dbar hops (docs/models.md#safaei-readings item 4).
 	SetupTime float64
 	// Backtracks is the mean number of header backtracks (negative
 	// acknowledgements) per message; 0 without scouting.
@@ -77,7 +77,7 @@ type Result struct {
 	// VCOccupancy[v], v = 0..Router.VCs, is the fraction of cycles during
 	// which exactly v VCs of a physical channel were reserved (VC granted,
 	// tail not yet through), averaged over the network channels: the
-	// measured P_v of Dally's chain (seed 004 Eq. (12), MODELS.md §5.5).
+	// measured P_v of Dally's chain (seed 004 Eq. (12), docs/models.md#dally-1992).
 	VCOccupancy []float64
 	// VCMultiplexing is the mean degree of VC multiplexing estimated from
 	// the measured occupancy, seed 004 Eq. (13) with measured P_v:

@@ -15,12 +15,12 @@ import (
 
 // TestScoutingAgainstModel cross-checks the flit-level network against the
 // analytical model of seed 004 (analytic/scouting) at low load, in the
-// configuration of MODELS.md §4.7: 8x8 bidirectional torus, one flit per
+// configuration of docs/models.md#safaei-simulator: 8x8 bidirectional torus, one flit per
 // link per cycle (one-cycle router, no injection or ejection latency),
 // minimal fully adaptive routing without escape channels, V = 2 VCs of 2
 // flits, one ejection VC, M = 32, uniform Poisson traffic, K = 0 and 3.
 //
-// The model counts the header's distance twice (MODELS.md §4.5 item 4): its
+// The model counts the header's distance twice (docs/models.md#safaei-readings item 4): its
 // zero-load latency M + 2 Dbar + 2K - 1 exceeds the simulator's documented
 // one (mean of D + M + 2 min(K, D) - 1) by about Dbar = 4. The test pins
 // that offset (deterministic) and that every point runs to a steady state;
@@ -56,7 +56,7 @@ func TestScoutingAgainstModel(t *testing.T) {
 		}
 		t0 /= float64(top.Nodes() - 1)
 		p := scouting.Params{Radix: 8, M: 32, V: 2, K: k}
-		s0 := float64(32 + 2*4 + 2*k - 1) // model zero load, MODELS.md §4.3
+		s0 := float64(32 + 2*4 + 2*k - 1) // model zero load, docs/models.md#safaei-solution
 		offset := s0 - t0
 		t.Logf("K=%d: zero load: model %.3f, simulator %.3f, offset %.3f (model counts Dbar twice)", k, s0, t0, offset)
 		// Simulator: Dbar_exact + M - 1 + 2 E[min(K, D)]; model: 2*4 + M + 2K - 1.

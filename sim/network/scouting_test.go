@@ -10,7 +10,7 @@ import (
 	"github.com/flitsim/flitsim/traffic"
 )
 
-// oneCycle is the router of the scouting paper's simulator (MODELS.md §4.7):
+// oneCycle is the router of the scouting paper's simulator (docs/models.md#safaei-simulator):
 // one flit per link per cycle, no pipeline stage delays, links and credits
 // one cycle, no injection or ejection latency.
 func oneCycle(vcs, depth int) pipeline {
@@ -223,7 +223,7 @@ func TestScoutingConservesMessagesUnderBacktracking(t *testing.T) {
 
 // TestAdaptiveWithoutEscapeDeadlocks: fully adaptive wormhole without escape
 // channels on an 8x8 torus with one VC per channel (the scouting paper's
-// V = 1, K = 0 point, MODELS.md §4.7 item 5), at three times the model's
+// V = 1, K = 0 point, docs/models.md#safaei-simulator item 5), at three times the model's
 // saturation rate, deadlocks (its dependency graph is cyclic): the run
 // stops with StatusDeadlock and names the blocked channels instead of
 // hanging. With Duato's escape channels (2 escape + 1 adaptive VC) the same

@@ -2,8 +2,8 @@ package slotted
 
 import "testing"
 
-// halfCapacity4 is 0.5 λ_max of the 4-cube, packets/node/slot (MODELS.md
-// §3.8: λ_max = 0.187130351326).
+// halfCapacity4 is 0.5 λ_max of the 4-cube, packets/node/slot (docs/models.md#jacquet-pins:
+// λ_max = 0.187130351326).
 const halfCapacity4 = 0.0935651756630109
 
 // warmed returns a Sim of the n-cube at rate, measuring, after enough slots
@@ -38,7 +38,7 @@ func TestSlotsDoNotAllocate(t *testing.T) {
 }
 
 // BenchmarkSlot reports simulated slots per second at 0.5 λ_max (n = 4 and
-// n = 6; λ_max(6) = 0.132058922286, MODELS.md §3.8).
+// n = 6; λ_max(6) = 0.132058922286, docs/models.md#jacquet-pins).
 func BenchmarkSlot(b *testing.B) {
 	for _, bc := range []struct {
 		name string

@@ -27,7 +27,7 @@ const (
 	// neighbours that are still free in this slot and waits only if all k
 	// are busy: the hop then succeeds with probability 1 − p^k, the
 	// geometric service behind X_k = Σ_{j=1}^{k} 1/(1 − p^j) (seed 003
-	// §III.1; MODELS.md §3.1, §3.3).
+	// §III.1; docs/models.md#jacquet-inputs, docs/models.md#jacquet-capacity).
 	ChoiceFree = "free"
 	// ChoiceBlind picks uniformly among all k productive neighbours and
 	// waits if that one is busy: a hop succeeds with probability 1 − p

@@ -1,7 +1,7 @@
 // Package slotted is the packet-level slotted-hypercube mode of flitsim: the
 // network of Jacquet and Mühlethaler, "Models for communications in the
 // hypercube", INRIA RR-1276, 1990 (seed 003, §II–III), simulated exactly as
-// shared/MODELS.md §3.1 and §3.7 specify, so that its figures can be set
+// docs/models.md#jacquet-inputs and docs/models.md#jacquet-simulator specify, so that its figures can be set
 // beside the analytical models of analytic/hypercube (λ_max, the Poisson
 // approximation T and the Bernoulli model D).
 //
@@ -19,7 +19,7 @@
 //
 // # One slot
 //
-// Slot t is simulated in two phases (MODELS.md §3.7):
+// Slot t is simulated in two phases (docs/models.md#jacquet-simulator):
 //
 //	slot t       |<-------------------- 1 slot -------------------->|
 //	             t                                                  t+1
@@ -46,7 +46,7 @@
 //	                       fails only when all k are busy, probability p^k
 //	                       under the model's independence approximation: this
 //	                       is the policy X_k = Σ_{j=1}^{k} 1/(1 − p^j)
-//	                       implies (seed 003 §III.1; MODELS.md §3.3).
+//	                       implies (seed 003 §III.1; docs/models.md#jacquet-capacity).
 //	ChoiceBlind            uniform among all k productive neighbours; wait if
 //	                       that one is busy (hop success 1 − p for every k).
 //	                       For comparison only; no model of the paper fits it.
@@ -54,7 +54,7 @@
 // # Delay conventions and units
 //
 // Time is in slots, rates in packets per node per slot. Both delay
-// conventions of MODELS.md §3.7 are recorded for every measured packet:
+// conventions of docs/models.md#jacquet-simulator are recorded for every measured packet:
 //
 //	integer delay     Delay           = L − ⌊t_gen⌋            zero load: d; compare with T
 //	continuous delay  DelayContinuous = (L + 1) − t_gen        = Delay + 1 − frac(t_gen); compare with D
@@ -127,8 +127,8 @@
 //     the autocorrelation of queue lengths.
 //
 // The mode cannot deadlock (StatusDeadlock is never returned). Near the true
-// capacity (about 1.05 λ_max for n = 4, above the model's λ_max, as MODELS.md
-// §3.8 notes) the verdict depends on the run length; SaturationSearch
+// capacity (about 1.05 λ_max for n = 4, above the model's λ_max, as
+// docs/models.md#jacquet-pins notes) the verdict depends on the run length; SaturationSearch
 // brackets the largest stable rate for the configured one.
 //
 // # Configuration keys

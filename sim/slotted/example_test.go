@@ -8,7 +8,7 @@ import (
 )
 
 // A 4-cube (N = 16) at half the model's capacity, λ = 0.0936 ≈ 0.5 λ_max
-// (MODELS.md §3.8: λ_max = 0.18713). The Poisson approximation gives
+// (docs/models.md#jacquet-pins: λ_max = 0.18713). The Poisson approximation gives
 // T = 3.42 slots and the Bernoulli model D = 3.79; p = 0.349.
 //
 // The printed figures are a regression pin of this run (seed 1), not model

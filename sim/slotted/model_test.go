@@ -7,19 +7,19 @@ import (
 	"github.com/flitsim/flitsim/sim/slotted"
 )
 
-// modelTol is the relative tolerance MODELS.md §3.8 expects between the
+// modelTol is the relative tolerance docs/models.md#jacquet-pins expects between the
 // simulation and the Jacquet–Mühlethaler models below 0.5 λ_max ("within
 // ~5 %"), on top of the simulation's confidence interval.
 const modelTol = 0.05
 
 // Simulation against the analytic models of seed 003 at 0.25 and 0.5 λ_max
-// (MODELS.md §3.4, §3.5, §3.7): integer delay vs the Poisson approximation T,
+// (docs/models.md#jacquet-poisson, docs/models.md#jacquet-bernoulli, docs/models.md#jacquet-simulator): integer delay vs the Poisson approximation T,
 // continuous delay vs the Bernoulli model D, time at the head of the queue
 // per hop vs the per-hop service x1 = X/d.
 //
 // Finding: for n ≥ 5 at 0.5 λ_max the Bernoulli model's D lies more than 5 %
 // below the simulated continuous delay (n = 5: about 7 %, n = 6: about 8 %;
-// MODELS.md §3.8's independent simulation shows 7.6 % at n = 6), and at
+// docs/models.md#jacquet-pins's independent simulation shows 7.6 % at n = 6), and at
 // n = 6, 0.25 λ_max it is about 6 % below, inside the band only through the
 // CI allowance; T stays within 2–4 % of the integer delay throughout. Those cases are marked
 // dUnder: the test then asserts the documented direction (D below the

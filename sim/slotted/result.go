@@ -64,7 +64,7 @@ type Result struct {
 	CITargetMet bool
 
 	// Delay is the integer-slot delay, slots: index of the slot of the last
-	// hop minus index of the generation slot (MODELS.md §3.7); zero-load
+	// hop minus index of the generation slot (docs/models.md#jacquet-simulator); zero-load
 	// mean d. Compare with the Poisson model's T. N counts packets
 	// generated in the window and delivered before the end of the run.
 	Delay Estimate
@@ -86,7 +86,7 @@ type Result struct {
 	Busy Estimate
 	// HopService is the time a packet spends at the head of a queue per
 	// hop, slots, counting the slot in which it is sent (the M/G/1 service
-	// of MODELS.md §3.4, model mean x1 = X/d). N counts hops.
+	// of docs/models.md#jacquet-poisson, model mean x1 = X/d). N counts hops.
 	HopService Estimate
 	// Backlog is the time-average number of packets queued at a node,
 	// sampled at the start of each slot's forwarding phase (packets/node);

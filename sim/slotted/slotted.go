@@ -148,7 +148,7 @@ func (s *Sim) reset() {
 	s.warm = s.warm[:0]
 }
 
-// step simulates slot t (MODELS.md §3.7): forwarding in a fresh random
+// step simulates slot t (docs/models.md#jacquet-simulator): forwarding in a fresh random
 // node order, then generation. It does not allocate once the queues have
 // reached their largest size.
 func (s *Sim) step(t int64) {

@@ -14,7 +14,7 @@ import (
 	"github.com/flitsim/flitsim/sim/slotted"
 )
 
-// cube returns the analytic model of the n-cube (MODELS.md §3).
+// cube returns the analytic model of the n-cube (docs/models.md#jacquet).
 func cube(t testing.TB, n int) hypercube.Cube {
 	t.Helper()
 	c, err := hypercube.New(n)
@@ -152,7 +152,7 @@ func TestDeterministic(t *testing.T) {
 }
 
 // At λ → 0 a packet never waits: its integer delay is its hop count, whose
-// mean is d = n/(2(1 − 2^−n)) (seed 003 §III.1; MODELS.md §3.2, §3.7). At a
+// mean is d = n/(2(1 − 2^−n)) (seed 003 §III.1; docs/models.md#jacquet-distance, docs/models.md#jacquet-simulator). At a
 // small λ the delay exceeds d only by the measured contention wait, which is
 // O(λ); the comparison allows for exactly that.
 func TestZeroLoadDelayIsMeanDistance(t *testing.T) {
@@ -281,8 +281,8 @@ func TestRunHonoursCancellation(t *testing.T) {
 	}
 }
 
-// The simulated capacity lies at or a little above the model's λ_max: MODELS.md
-// §3.8 finds the 4-cube stable at 1.0 λ_max and unstable at 1.1 λ_max. The
+// The simulated capacity lies at or a little above the model's λ_max:
+// docs/models.md#jacquet-pins finds the 4-cube stable at 1.0 λ_max and unstable at 1.1 λ_max. The
 // search is a pure function of its Config.
 func TestSaturationSearch(t *testing.T) {
 	lmax := cube(t, 4).LambdaMax().Lambda

@@ -1,6 +1,6 @@
 // Package multistage describes delta networks (Patel 1981): n = b^z terminals
 // joined by z stages of n/b switches of size b x b, with the unique-path,
-// digit-controlled routing of Makrucki & Mudge (seed 001, shared/MODELS.md §2.1).
+// digit-controlled routing of Makrucki & Mudge (seed 001, docs/models.md#makrucki-inputs).
 // Three classic wirings are built: the Omega network (Lawrie 1975, a perfect
 // b-shuffle before every stage), the indirect butterfly (generalised cube) and
 // the baseline network (Wu & Feng 1980). b is any integer >= 2 (the analytic

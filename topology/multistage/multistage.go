@@ -238,7 +238,7 @@ func (nw *Network) SwitchStage(sw int) (s, j int) { return sw / nw.per, sw % nw.
 
 // Route returns the output port that a switch of stage s uses for
 // destination d: the base-b digit d_{z-1-s} (Makrucki & Mudge §2, the
-// destination tag; MODELS.md §2.12 item 1).
+// destination tag; docs/models.md#makrucki-simulator item 1).
 func (nw *Network) Route(s, d int) int { return int(nw.route[s*nw.n+d]) }
 
 // Perm returns pi_l(x) (see the package documentation).
