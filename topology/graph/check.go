@@ -1,0 +1,265 @@
+package graph
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/emirpasic/gods/v2/maps/hashmap"
+	"github.com/emirpasic/gods/v2/sets/hashset"
+)
+
+// VC names a virtual-channel class on a channel: a vertex of the
+// channel-dependency graph.
+type VC struct {
+	Channel, Class int
+}
+
+// Verdict is the result of Check.
+type Verdict struct {
+	// Minimal: every admitted hop reduces the router distance to the
+	// destination by one.
+	Minimal bool
+	// ReachesAll: from every source, every path the function admits (for
+	// every start state) reaches the destination's router without a loop
+	// and ejects at the destination's port; every candidate names an
+	// existing channel and a class below Classes().
+	ReachesAll bool
+	// DeadlockFree: the channel-dependency graph over (channel, class) is
+	// acyclic (Dally & Seitz 1987), with the dependencies of every
+	// reachable (router, state) of every packet.
+	DeadlockFree bool
+	// Cycle is one dependency cycle when DeadlockFree is false: Cycle[i]
+	// may wait for Cycle[i+1], the last for the first.
+	Cycle []VC
+	// Problem describes the first defect found, empty if none.
+	Problem string
+}
+
+// node is a packet's situation on the way to one destination: the router
+// it is at and the state it carries there.
+type node struct {
+	router int32
+	st     State
+}
+
+type nodeInfo struct {
+	outs  []int32 // VC ids of its candidates (channel*classes + class)
+	next  []int32 // index of the node each candidate leads to, -1 eject
+	color uint8
+}
+
+// Check explores, for every destination terminal and every source router,
+// every start state (Starts) and every path Route admits with loads = nil,
+// tracking the packet's state; it verifies that every path ejects at the
+// destination without a loop and builds the channel-dependency graph: a
+// packet that holds VC u into router q in state s may request every
+// candidate of Route(q, dest, s). It then searches that graph for a cycle.
+// For a function whose routes depend on the destination's router only,
+// one destination per router is explored (the others differ only in the
+// ejection port, which is no channel). Meant for configuration loaders and
+// tests.
+func Check(n *Network, r Routing) Verdict {
+	v := Verdict{Minimal: true, ReachesAll: true}
+	problem := func(format string, args ...any) {
+		if v.Problem == "" {
+			v.Problem = r.Name() + " on " + n.String() + ": " + fmt.Sprintf(format, args...)
+		}
+	}
+	C := r.Classes()
+	if C < 1 {
+		v.ReachesAll = false
+		problem("Classes() = %d", C)
+		return v
+	}
+	nvc := len(n.chans) * C
+	edges := make([]*hashset.Set[int32], nvc)
+	buf := make([]Candidate, 0, n.maxPorts+1)
+	var starts []State
+	dests := destinations(n, r)
+	for _, dst := range slices.Concat(dests...) {
+		dr := int(n.termR[dst])
+		index := hashmap.New[node, int32]()
+		var infos []nodeInfo
+		var nodes []node
+		// visit returns the index of node x, computing its candidates.
+		visit := func(x node) int32 {
+			if i, ok := index.Get(x); ok {
+				return i
+			}
+			i := int32(len(infos))
+			index.Put(x, i)
+			nodes = append(nodes, x)
+			infos = append(infos, nodeInfo{})
+			return i
+		}
+		type frame struct {
+			i int32
+			k int
+		}
+		var stack []frame
+		for src := 0; src < n.routers; src++ {
+			if len(dests[src]) == 0 {
+				continue
+			}
+			starts = r.Starts(dests[src][0], dst, starts[:0])
+			for _, s0 := range starts {
+				root := visit(node{int32(src), s0})
+				if infos[root].color != 0 {
+					continue
+				}
+				stack = append(stack[:0], frame{root, 0})
+				infos[root].color = 1
+				for len(stack) > 0 {
+					top := &stack[len(stack)-1]
+					info := &infos[top.i]
+					if top.k == 0 && info.next == nil {
+						x := nodes[top.i]
+						q := int(x.router)
+						cands, st := r.Route(q, dst, x.st, nil, buf[:0])
+						info.next = make([]int32, 0, len(cands))
+						if q == dr {
+							if len(cands) != 1 || cands[0].Port != int(n.termP[dst]) || cands[0].Class != 0 {
+								v.ReachesAll = false
+								problem("at the destination router %s Route returned %v, want [{%d 0}]", n.RouterName(dr), cands, n.termP[dst])
+							}
+						} else if len(cands) == 0 {
+							v.ReachesAll = false
+							problem("dead end at router %s for destination %s", n.RouterName(q), n.RouterName(dr))
+						}
+						for _, c := range cands {
+							if q == dr {
+								break
+							}
+							if c.Port < 0 || c.Port >= n.maxPorts || c.Class < 0 || c.Class >= C || n.out[q*n.maxPorts+c.Port] < 0 {
+								v.ReachesAll = false
+								problem("router %s, destination %s: candidate %+v is no channel of class < %d", n.RouterName(q), n.RouterName(dr), c, C)
+								continue
+							}
+							ch := int(n.out[q*n.maxPorts+c.Port])
+							q2 := n.chans[ch].Dst
+							if n.RouterDistance(q2, dr) != n.RouterDistance(q, dr)-1 {
+								v.Minimal = false
+								if r.Minimal() {
+									problem("claims minimal but hop %s towards %s is not", n.DescribeChannel(ch), n.RouterName(dr))
+								}
+							}
+							info.outs = append(info.outs, int32(ch*C+c.Class))
+							j := visit(node{int32(q2), st})
+							info = &infos[top.i] // visit may grow infos
+							info.next = append(info.next, j)
+						}
+					}
+					if top.k >= len(info.next) {
+						info.color = 2
+						stack = stack[:len(stack)-1]
+						continue
+					}
+					j := info.next[top.k]
+					top.k++
+					switch infos[j].color {
+					case 0:
+						infos[j].color = 1
+						stack = append(stack, frame{j, 0})
+					case 1:
+						v.ReachesAll = false
+						problem("an admitted path towards %s loops through router %s", n.RouterName(dr), n.RouterName(int(nodes[j].router)))
+					}
+				}
+			}
+		}
+		// dependencies: each candidate VC of a node waits for every
+		// candidate VC of the node it leads to.
+		for i := range infos {
+			for k, u := range infos[i].outs {
+				j := infos[i].next[k]
+				if len(infos[j].outs) == 0 {
+					continue
+				}
+				if edges[u] == nil {
+					edges[u] = hashset.New[int32]()
+				}
+				edges[u].Add(infos[j].outs...)
+			}
+		}
+	}
+	adj := make([][]int32, nvc)
+	for u, s := range edges {
+		if s != nil {
+			adj[u] = s.Values()
+			slices.Sort(adj[u]) // a set's order is random; the cycle reported must not be
+		}
+	}
+	if cycle := findCycle(adj); cycle != nil {
+		v.Cycle = make([]VC, len(cycle))
+		for i, u := range cycle {
+			v.Cycle[i] = VC{Channel: int(u) / C, Class: int(u) % C}
+		}
+		problem("the channel-dependency graph has a cycle: %s", n.FormatCycle(v.Cycle))
+	} else {
+		v.DeadlockFree = true
+	}
+	return v
+}
+
+// findCycle returns the vertices of one cycle of the directed graph adj,
+// or nil when it is acyclic (iterative depth-first search).
+func findCycle(adj [][]int32) []int32 {
+	color := make([]uint8, len(adj))
+	type frame struct {
+		u int32
+		k int
+	}
+	var stack []frame
+	for root := range adj {
+		if color[root] != 0 {
+			continue
+		}
+		color[root] = 1
+		stack = append(stack[:0], frame{int32(root), 0})
+		for len(stack) > 0 {
+			top := &stack[len(stack)-1]
+			if top.k >= len(adj[top.u]) {
+				color[top.u] = 2
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			w := adj[top.u][top.k]
+			top.k++
+			switch color[w] {
+			case 0:
+				color[w] = 1
+				stack = append(stack, frame{w, 0})
+			case 1:
+				i := len(stack) - 1
+				for stack[i].u != w {
+					i--
+				}
+				cycle := make([]int32, 0, len(stack)-i)
+				for _, f := range stack[i:] {
+					cycle = append(cycle, f.u)
+				}
+				return cycle
+			}
+		}
+	}
+	return nil
+}
+
+// FormatCycle names the VCs of a dependency cycle, e.g.
+// "3 VCs: a.p1->b.p0/c0 -> b.p1->c.p0/c0 -> c.p1->a.p0/c0".
+func (n *Network) FormatCycle(cycle []VC) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d VCs: ", len(cycle))
+	for i, vc := range cycle {
+		if i == 12 {
+			b.WriteString(" -> ...")
+			break
+		}
+		if i > 0 {
+			b.WriteString(" -> ")
+		}
+		fmt.Fprintf(&b, "%s/c%d", n.DescribeChannel(vc.Channel), vc.Class)
+	}
+	return b.String()
+}
