@@ -478,6 +478,9 @@ func evalNetwork(c *Curve, s Setup) error {
 		if nw.Topology != "torus" || nw.Dimensions != 2 || !nw.Bidirectional {
 			return fmt.Errorf("needs a bidirectional 2-D torus, have %s (radix %d, %d dims)", nw.Topology, nw.Radix, nw.Dimensions)
 		}
+		if e.Traffic.Pattern != "uniform" {
+			return fmt.Errorf("Safaei et al. is evaluated for uniform traffic only (seed 004 §3.1), have %q", e.Traffic.Pattern)
+		}
 		p := scouting.Params{Radix: nw.Radix, M: M, V: e.Router.VCs, K: e.Switching.ScoutingDistance}
 		if strings.HasSuffix(c.Model, ":printed") {
 			p.Variant = scouting.Printed
