@@ -116,7 +116,9 @@ func newMultistage(cfg Config) (*Network, error) {
 	if err := n.wire(); err != nil {
 		return nil, err
 	}
-	n.startTraffic()
+	if err := n.startTraffic(); err != nil {
+		return nil, err
+	}
 	n.stats.init(chans, n.ports*(n.vcs+1))
 	n.stats.stageSum = make([]float64, z)
 	return n, nil

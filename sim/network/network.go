@@ -113,6 +113,8 @@ type Network struct {
 
 	onDeliver func(Delivery)
 	onScout   func(ScoutEvent)
+
+	replay *replay // trace-driven run (Config.Trace), nil otherwise
 }
 
 // ScoutEvent is one scouting control message, reported to OnScout when a
@@ -269,7 +271,9 @@ func New(cfg Config) (*Network, error) {
 	if err := n.usePlane(); err != nil {
 		return nil, err
 	}
-	n.startTraffic()
+	if err := n.startTraffic(); err != nil {
+		return nil, err
+	}
 	n.stats.init(len(chans), n.ports*(n.vcs+1))
 	return n, nil
 }
@@ -367,13 +371,17 @@ func (n *Network) initTerminals() {
 
 // startTraffic puts every terminal's first arrival on the calendar, in
 // terminal order (ties on the calendar break by push order).
-func (n *Network) startTraffic() {
+func (n *Network) startTraffic() error {
+	if n.cfg.Trace != nil {
+		return n.startReplay()
+	}
 	if n.process == nil {
-		return
+		return nil
 	}
 	for i := 0; i < n.terms; i++ {
 		n.calendar.Push(n.process.First(n.arrRNG[i]), int32(i))
 	}
+	return nil
 }
 
 // traffic builds the length distribution (checking that cut-through and
@@ -524,7 +532,7 @@ func (n *Network) stepActive() {
 	}
 }
 
-func (n *Network) enqueue(src, dst, flits int) {
+func (n *Network) enqueue(src, dst, flits int) int32 {
 	var id int32
 	if k := len(n.freeIDs); k > 0 {
 		id = n.freeIDs[k-1]
@@ -540,10 +548,15 @@ func (n *Network) enqueue(src, dst, flits int) {
 	n.queuedFlits += int64(flits)
 	n.inSystem++
 	n.stats.generated(flits)
+	return id
 }
 
 // generate pops this cycle's arrivals from the calendar.
 func (n *Network) generate() {
+	if n.replay != nil {
+		n.release()
+		return
+	}
 	limit := float64(n.now + 1)
 	for {
 		at, node, ok := n.calendar.Peek()
@@ -779,6 +792,9 @@ func (n *Network) deliver(f router.Flit) {
 	pk := &n.packets[f.Packet]
 	n.inSystem--
 	n.stats.messageDelivered(n.now-pk.gen, n.now-pk.inject, int(f.Hops), pk.inject-pk.gen, pk.setup-pk.inject, int(pk.backs))
+	if n.replay != nil {
+		n.delivered(f.Packet, pk, int(f.Hops))
+	}
 	if n.onDeliver != nil {
 		n.onDeliver(Delivery{Src: int(pk.src), Dst: int(pk.dst), Flits: int(pk.length), Hops: int(f.Hops),
 			Generated: pk.gen, Injected: pk.inject, Delivered: n.now,

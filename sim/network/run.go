@@ -100,12 +100,22 @@ type Result struct {
 
 	DeadlockCycle int64            // cycle the deadlock was declared
 	Blocked       []BlockedChannel // up to 32 blocked input VCs
+
+	// Trace holds the results of a trace-driven run (Config.Trace), nil
+	// otherwise; Latency, NetworkLatency, SourceWait, the percentiles and
+	// Hops are then its per-packet figures over the whole trace (no CI:
+	// a trace's packets are not a sample), Accepted and Offered its flits
+	// per node per cycle over the run time.
+	Trace *TraceResult
 }
 
 // Run simulates until sim's run control stops: the CI target is met, the
 // cycle cap is reached, the point saturates or the network deadlocks. It
 // returns ctx.Err() if the context is cancelled, checked every period.
 func (n *Network) Run(ctx context.Context) (Result, error) {
+	if n.replay != nil {
+		return n.runTrace(ctx)
+	}
 	mon, err := sim.NewMonitor(n.cfg.Run)
 	if err != nil {
 		return Result{}, err
