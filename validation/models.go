@@ -74,6 +74,19 @@ type ModelPoint struct {
 	Status string
 	// Reason is the model's error message for a point that is not ok.
 	Reason string
+	// Extra holds the other values the model computes at this load (see
+	// Extra); empty where the model has no solution.
+	Extra []Extra
+}
+
+// Extra is a value a model computes besides the one compared with the
+// simulator: Jacquet's lambda_max, Makrucki's per-stage p_L, Safaei's
+// fixed-point quantities, DG-R's source wait... flitsim model --extra
+// prints them (docs/config.md#model-extra).
+type Extra struct {
+	Name  string  // e.g. "lambda_max", "p_L[2]"
+	Value float64 //
+	Unit  string  // "" for a probability or a pure number
 }
 
 // Curve is one model evaluated over a Setup's sweep.
@@ -93,6 +106,9 @@ type Curve struct {
 	// Saturation is the model's saturation load in the Setup's RateUnit
 	// (the largest non-saturated load), or NaN when the model has none.
 	Saturation float64
+	// Extra holds values of the model that do not depend on the load
+	// (Jacquet's lambda_max with p and X there, Reed's LV and demands).
+	Extra []Extra
 }
 
 // modelSpec describes one model name.
@@ -107,7 +123,7 @@ type modelSpec struct {
 var modelSpecs = map[string]modelSpec{
 	"reed":                          {"Reed 1983 exact MVA X_0(N) (Figure II), corrected routing (= reed-mva)", "closed", false},
 	"reed-mva":                      {"Reed 1983 exact MVA X_0(N) (Figure II), corrected routing", "closed", false},
-	"reed-mva:printed":              {"Reed MVA with the printed decay distribution (erratum E2, docs/errata.md#e2)", "closed", false},
+	"reed-mva:printed":              {"Reed MVA with the printed decay distribution (erratum E2)", "closed", false},
 	"reed-bounds":                   {"expands to reed-bjb-lower, reed-bjb-upper, reed-asymptotic", "closed", false},
 	"reed-bjb-lower":                {"Reed balanced job bound, lower (Eq. 7)", "closed", false},
 	"reed-bjb-upper":                {"Reed balanced job bound, upper (Eq. 7)", "closed", false},
@@ -120,11 +136,11 @@ var modelSpecs = map[string]modelSpec{
 	"makrucki-ntp:single-stage":     {"Makrucki–Mudge NTP, single-stage reading", "delta", false},
 	"jacquet":                       {"Jacquet–Mühlethaler Poisson approximation T (= jacquet-poisson)", "slotted", false},
 	"jacquet-poisson":               {"Jacquet–Mühlethaler Poisson approximation T, normalised Q", "slotted", false},
-	"jacquet-poisson:printed":       {"Jacquet–Mühlethaler T with the printed, unnormalised Q (erratum E9, docs/errata.md#e9)", "slotted", false},
+	"jacquet-poisson:printed":       {"Jacquet–Mühlethaler T with the printed, unnormalised Q (erratum E9)", "slotted", false},
 	"jacquet-bernoulli":             {"Jacquet–Mühlethaler Bernoulli model D = M/lambda", "slotted", false},
-	"jacquet-bernoulli:printed":     {"Jacquet–Mühlethaler Bernoulli model, printed mu, appendix q'(1) and D (errata E8, E10, E11: docs/errata.md#e8, docs/errata.md#e10, docs/errata.md#e11)", "slotted", false},
+	"jacquet-bernoulli:printed":     {"Jacquet–Mühlethaler Bernoulli model, printed mu, appendix q'(1) and D (errata E8, E10, E11)", "slotted", false},
 	"safaei":                        {"Safaei et al. scouting switching, corrected Eq. (8)", "network", false},
-	"safaei:printed":                {"Safaei et al. with the printed Eq. (8) (erratum E13, docs/errata.md#e13)", "network", false},
+	"safaei:printed":                {"Safaei et al. with the printed Eq. (8) (erratum E13)", "network", false},
 	"draper-ghosh":                  {"DG-R reconstruction, plain reading (pessimistic on tori; reported, docs/validation.md)", "network", true},
 	"draper-ghosh:exclude-own-flow": {"DG-R with the ExcludeOwnFlow correction [RECON-L], the judged reading", "network", false},
 	"draper-ghosh:vc-multiplexing":  {"DG-R times the Dally 1992 multiplexing degree [RECON-L]", "network", true},
@@ -292,6 +308,7 @@ func evalReed(c *Curve, s Setup) error {
 		return err
 	}
 	c.Sim, c.Unit = QX0, "messages/time unit"
+	c.Extra = []Extra{{"LV", r.LV(), "links"}, {"R_0", w.R0(), "time units"}, {"D_b", w.Db(), "time units"}, {"1/D_b", 1 / w.Db(), "messages/time unit"}}
 	nmax := 0
 	for _, n := range s.Rates {
 		if n >= 1 && n == math.Trunc(n) && n <= 1<<20 {
@@ -304,12 +321,7 @@ func evalReed(c *Curve, s Setup) error {
 			return err
 		}
 	}
-	switch c.Model {
-	case "reed-bjb-lower":
-		c.Bound = Lower
-	case "reed-bjb-upper", "reed-asymptotic":
-		c.Bound = Upper
-	}
+	c.Bound = ModelBound(c.Model)
 	for i, rate := range s.Rates {
 		if rate < 1 || rate != math.Trunc(rate) || rate > 1<<20 {
 			setPoint(&c.Points[i], rate, 0, analytic.Domain("reed", "population %g is not an integer in [1, 2^20]", rate))
@@ -330,10 +342,21 @@ func evalReed(c *Curve, s Setup) error {
 			v = b.Upper
 		default:
 			v, err = mva[n-1].X0, nil
+			c.Points[i].Extra = reedExtra(w, mva[n-1])
 		}
 		setPoint(&c.Points[i], rate, v, err)
 	}
 	return nil
+}
+
+// reedExtra lists the MVA cycle time and the per-type queue lengths and
+// utilisations at one population.
+func reedExtra(w reed.Workload, p reed.MVAPoint) []Extra {
+	ex := []Extra{{"R_0(N)", p.R0, "time units"}}
+	for t, d := range w.Types() {
+		ex = append(ex, Extra{"n_" + d.Name, p.Queue[t], "messages"}, Extra{"U_" + d.Name, p.Utilisation[t], ""})
+	}
+	return ex
 }
 
 // MakruckiMaxLoss is the largest attempt-loss probability 1 - P at which a
@@ -389,6 +412,7 @@ func evalMakrucki(c *Curve, s Setup) error {
 		var v float64
 		if err == nil {
 			v = pick(r)
+			c.Points[i].Extra = makruckiExtra(r)
 		}
 		setPoint(&c.Points[i], rho, v, err)
 		if err == nil && pdt && 1-r.P > MakruckiMaxLoss {
@@ -403,11 +427,24 @@ func evalMakrucki(c *Curve, s Setup) error {
 			o.Case, o.AllowOutsideValidity = delta.CaseI, true
 			if r1, err1 := nw.Solve(rho*cfg.Mu, o); err1 == nil {
 				c.Points[i].Value = pick(r1)
+				c.Points[i].Extra = makruckiExtra(r1)
 				c.Points[i].Reason += " (value: Case I, as Figure 6 draws it)"
 			}
 		}
 	}
 	return nil
+}
+
+// makruckiExtra lists the network solution: the case, P, U, the three
+// delays, NTP, and p_L, E[N], E[T] of every stage.
+func makruckiExtra(r delta.Result) []Extra {
+	ex := []Extra{{"case", float64(r.Case), ""}, {"P", r.P, ""}, {"U", r.U, "time units"}, {"E[T_rej]", r.TRej, "time units"},
+		{"PDT", r.PDT, "time units"}, {"PDT_add", r.PDTRetry, "time units"}, {"NTP", r.NTP, "packets/time unit"}}
+	for i, st := range r.Stages {
+		k := fmt.Sprintf("[%d]", i+1)
+		ex = append(ex, Extra{"p_L" + k, st.PL, ""}, Extra{"E[N]" + k, st.N, "packets"}, Extra{"E[T]" + k, st.T, "time units"})
+	}
+	return ex
 }
 
 // evalJacquet maps a sim/slotted Config onto analytic/hypercube (docs/models.md#jacquet):
@@ -423,7 +460,9 @@ func evalJacquet(c *Curve, s Setup) error {
 		return err
 	}
 	c.Unit = "slots"
-	c.Saturation = cube.LambdaMax().Lambda
+	lmax := cube.LambdaMax()
+	c.Saturation = lmax.Lambda
+	c.Extra = []Extra{{"lambda_max", lmax.Lambda, "packets/slot/node"}, {"p(lambda_max)", lmax.P, ""}, {"X(lambda_max)", lmax.X, "slots"}, {"d", cube.MeanHops(), "hops"}}
 	bern := strings.HasPrefix(c.Model, "jacquet-bernoulli")
 	printed := strings.HasSuffix(c.Model, ":printed")
 	c.Sim = QDelay
@@ -440,6 +479,10 @@ func evalJacquet(c *Curve, s Setup) error {
 			var r hypercube.BernoulliDelay
 			r, err = cube.Bernoulli(lambda, o)
 			v = r.D
+			if err == nil {
+				c.Points[i].Extra = append(loadExtra(r.Load), Extra{"mu", r.Mu, "packets/slot"}, Extra{"q0", r.Q0, ""},
+					Extra{"q'(1)", r.QPrime, "packets"}, Extra{"M", r.M, "packets"})
+			}
 		} else {
 			var o hypercube.PoissonOptions
 			if printed {
@@ -448,10 +491,18 @@ func evalJacquet(c *Curve, s Setup) error {
 			var r hypercube.PoissonDelay
 			r, err = cube.Poisson(lambda, o)
 			v = r.T
+			if err == nil {
+				c.Points[i].Extra = append(loadExtra(r.Load), Extra{"W", r.W, "slots"})
+			}
 		}
 		setPoint(&c.Points[i], lambda, v, err)
 	}
 	return nil
+}
+
+// loadExtra lists the independence approximation at one rate.
+func loadExtra(l hypercube.Load) []Extra {
+	return []Extra{{"p", l.P, ""}, {"X", l.X, "slots"}, {"Q", l.Q, "slots^2"}, {"lambda X", l.Lambda * l.X, ""}}
 }
 
 // evalNetwork maps a flit-level experiment onto Safaei, DG-R or Dally 1990
@@ -470,7 +521,7 @@ func evalNetwork(c *Curve, s Setup) error {
 		toSweep = float64(M)
 	}
 	c.Sim, c.Unit = QLatency, "cycles"
-	var eval func(lambda float64) (float64, error)
+	var eval func(lambda float64) (float64, []Extra, error)
 	var sat float64
 	var err error
 	switch {
@@ -488,9 +539,10 @@ func evalNetwork(c *Curve, s Setup) error {
 		if sat, err = scouting.Saturation(p); err != nil {
 			return err
 		}
-		eval = func(l float64) (float64, error) {
+		eval = func(l float64) (float64, []Extra, error) {
 			r, err := scouting.Solve(p, l)
-			return r.Latency, err
+			return r.Latency, []Extra{{"Sbar", r.Sbar, "cycles"}, {"Cbar", r.Cbar, "cycles"}, {"l_c", r.Lc, "messages/cycle"},
+				{"P_V", r.PV, ""}, {"Ws", r.Ws, "cycles"}, {"Vbar", r.Vbar, ""}, {"iterations", float64(r.Iterations), ""}}, err
 		}
 	case strings.HasPrefix(c.Model, "draper-ghosh"), c.Model == "dally1992":
 		k, n := nw.Radix, nw.Dimensions
@@ -520,9 +572,10 @@ func evalNetwork(c *Curve, s Setup) error {
 		if sat, err = g.Saturation(opt); err != nil {
 			return err
 		}
-		eval = func(l float64) (float64, error) {
+		eval = func(l float64) (float64, []Extra, error) {
 			r, err := g.Latency(l, opt)
-			return r.Latency, err
+			return r.Latency, []Extra{{"S_INJ", r.SInj, "cycles"}, {"W_INJ", r.WInj, "cycles"}, {"W_EJ", r.WEj, "cycles"},
+				{"Dbar", r.Dbar, "hops"}, {"Vbar", r.Vbar, ""}}, err
 		}
 	case c.Model == "dally1990":
 		if nw.Bidirectional || (nw.Topology != "torus" && nw.Topology != "ring") {
@@ -535,17 +588,21 @@ func evalNetwork(c *Curve, s Setup) error {
 		if sat, err = wormhole.Dally1990Saturation(nw.Radix, float64(M)); err != nil {
 			return err
 		}
-		eval = func(l float64) (float64, error) {
+		eval = func(l float64) (float64, []Extra, error) {
 			r, err := wormhole.Dally1990(nw.Radix, n, float64(M), l)
-			return r.Latency, err
+			return r.Latency, []Extra{{"T_0", r.T0, "cycles"}, {"rho", r.Rho, ""}}, err
 		}
 	default:
 		return fmt.Errorf("no network-mode mapping")
 	}
 	c.Saturation = sat * toSweep
+	c.Extra = []Extra{{"saturation", sat, "messages/node/cycle"}}
 	for i, rate := range s.Rates {
-		v, err := eval(e.MessageRate(i))
+		v, ex, err := eval(e.MessageRate(i))
 		setPoint(&c.Points[i], rate, v, err)
+		if err == nil {
+			c.Points[i].Extra = ex
+		}
 	}
 	return nil
 }

@@ -155,7 +155,7 @@ type Load struct {
 	// X1 = X/d is the mean of one hop-service, sum_k v_k/(1-p^k).
 	X1 float64
 	// X2 = Q/d is the second moment of one hop-service,
-	// sum_k v_k (1+p^k)/(1-p^k)^2 (erratum E12 (docs/errata.md#e12): the report's per-hop "X",
+	// sum_k v_k (1+p^k)/(1-p^k)^2 (erratum E12, docs/errata.md#e12: the report's per-hop "X",
 	// "Q" inside q'(1) and M are these).
 	X2 float64
 	// S = sum_k v_k p^{2k}/(1-p^k)^2, the last coefficient of A''(1)/2.

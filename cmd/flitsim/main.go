@@ -1,7 +1,8 @@
 // Command flitsim runs flitsim experiments.
 //
 //	flitsim run CONFIG... [--out DIR] [--workers N] [--seed S] [--resume] [--quiet] [--shard i/n|auto [--shard-count N]]
-//	flitsim model CONFIG... [--out DIR]
+//	flitsim model CONFIG... [--out DIR] [--models NAME,...] [--extra]
+//	flitsim model --list
 //	flitsim validate CONFIG... [--out DIR] [--workers N] [--baseline FILE] [--slack S] [--shard i/n|auto [--resume]]
 //	flitsim merge DIR... [--out DIR] [--quiet]
 //	flitsim plot DIR... --out FILE [--label L,...]
@@ -62,7 +63,8 @@ Usage:
               [--shard i/n|auto [--shard-count N]]
   flitsim merge DIR... [--out DIR] [--quiet]
   flitsim plot DIR... --out FILE [--label L,...]
-  flitsim model CONFIG... [--out DIR]
+  flitsim model CONFIG... [--out DIR] [--models NAME,...] [--extra]
+  flitsim model --list
   flitsim validate CONFIG... [--out DIR] [--workers N] [--baseline FILE] [--slack S]
               [--shard i/n|auto [--shard-count N] [--resume]]
   flitsim bench [--cycles N] [--warmup N] [--repeat R] [--cpu C]
