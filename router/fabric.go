@@ -31,10 +31,14 @@ type Fabric struct {
 
 // link is where an output port leads: the router downstream and the
 // offset from this router's absolute output VC (port*V+vc) to the
-// downstream input VC; to is nil for a port leading to a sink.
+// downstream input VC; to is nil for a port leading to a sink. delay and
+// credit are the link's own LinkDelay and CreditDelay (the fabric's unless
+// SetLatency changed them).
 type link struct {
 	to     *Router
 	offset int32
+	delay  sim.Cycle
+	credit sim.Cycle
 }
 
 // Attach makes r a router of fabric f: its input slots become credits read
@@ -65,9 +69,46 @@ func (r *Router) Connect(q int, down *Router, downPort int) error {
 	case down.vcs != r.vcs || down.depth != r.depth:
 		return fmt.Errorf("router %d: connect to router %d with %d VCs x %d flits, want %d x %d", r.id, down.id, down.vcs, down.depth, r.vcs, r.depth)
 	}
-	r.port[q].link = link{to: down, offset: int32((downPort - q) * r.vcs)}
+	r.port[q].link = link{to: down, offset: int32((downPort - q) * r.vcs), delay: r.fab.LinkDelay, credit: r.fab.CreditDelay}
 	down.up[downPort] = upLink{from: r, offset: int32((downPort - q) * r.vcs)}
 	return nil
+}
+
+// SetLatency gives the link leaving output port q (wired by Connect) its
+// own timing: a flit that wins the switch in cycle t is in the downstream
+// buffer at t + linkDelay, and a slot freed there in cycle t may be filled
+// again from t + creditDelay (both >= 1). Networks whose channels differ in
+// length use it; a router whose links differ from its fabric's cannot join
+// a Plane.
+func (r *Router) SetLatency(q int, linkDelay, creditDelay sim.Cycle) error {
+	switch {
+	case q < 0 || q >= r.ports || r.port[q].link.to == nil:
+		return fmt.Errorf("router %d: SetLatency on port %d, which is not wired to a router", r.id, q)
+	case linkDelay < 1 || creditDelay < 1:
+		return fmt.Errorf("router %d: port %d link delay %d, credit delay %d, want >= 1", r.id, q, linkDelay, creditDelay)
+	}
+	r.port[q].link.delay, r.port[q].link.credit = linkDelay, creditDelay
+	return nil
+}
+
+// UsedCredits returns the flits sent through output port q that the
+// downstream buffers have not yet freed, as the port sees them in cycle now
+// (its credits in use, over all its VCs): the queue length that UGAL-style
+// adaptive routing reads. It is 0 for the local port and does not allocate.
+func (r *Router) UsedCredits(q int, now sim.Cycle) int {
+	l := &r.port[q&63].link
+	used := 0
+	base := int32(q * r.vcs)
+	for v := int32(0); v < int32(r.vcs); v++ {
+		o := base + v
+		switch {
+		case l.to != nil:
+			used += r.depth - int(l.to.visibleFree(o+l.offset, now-l.credit))
+		case int(o) < r.noInfiniteCreditsAt:
+			used += r.depth - int(r.ovCredits[o])
+		}
+	}
+	return used
 }
 
 // CanAccept reports whether input VC (port, vc) of an attached router has
@@ -148,7 +189,7 @@ func (r *Router) visibleFree(i int32, seen sim.Cycle) int32 {
 // ovCredits, where the local port's count is unlimited.
 func (r *Router) hasCredits(q, o, need int32, now sim.Cycle) bool {
 	if l := &r.port[q&63]; l.to != nil {
-		return l.to.freeFor(o+l.offset, need, now-r.fab.CreditDelay)
+		return l.to.freeFor(o+l.offset, need, now-l.credit)
 	}
 	return r.ovCredits[o] >= need
 }
@@ -157,7 +198,7 @@ func (r *Router) hasCredits(q, o, need int32, now sim.Cycle) bool {
 // cycle now, for reports; -1 means unlimited (a sink port).
 func (r *Router) creditCount(q, o int32, now sim.Cycle) int {
 	if l := &r.port[q&63]; l.to != nil {
-		return int(l.to.visibleFree(o+l.offset, now-r.fab.CreditDelay))
+		return int(l.to.visibleFree(o+l.offset, now-l.credit))
 	}
 	if int(o) >= r.noInfiniteCreditsAt {
 		return -1

@@ -195,6 +195,11 @@ func NewPlane(f *Fabric, routers []*Router, horizon int) (*Plane, error) {
 		case r.plane != nil:
 			return nil, fmt.Errorf("router %d: already in a plane", r.id)
 		}
+		for q := range r.ports {
+			if l := r.port[q].link; l.to != nil && (l.delay != f.LinkDelay || l.credit != f.CreditDelay) {
+				return nil, fmt.Errorf("router %d: port %d has its own link timing (SetLatency); a plane needs the fabric's", r.id, q)
+			}
+		}
 	}
 	if len(routers) >= 1<<25 {
 		return nil, fmt.Errorf("router: a plane of %d routers is beyond its 2^25 (grants are listed as router<<6 | VC in 32 bits)", len(routers))

@@ -792,7 +792,7 @@ func (r *Router) traverse(i int, now sim.Cycle) {
 	if l := &r.port[q&63]; l.to != nil {
 		f.Hops++
 		l.linkFlits++
-		l.to.accept(int(o+l.offset), f, now+r.fab.LinkDelay)
+		l.to.accept(int(o+l.offset), f, now+l.delay)
 	} else {
 		r.ovCredits[o] -= int32(b2u(int(o) < r.noInfiniteCreditsAt)) // the local port's count is unlimited
 		r.Sent = append(r.Sent, Departure{Port: int(q), VC: int(o - q*int32(r.vcs)), Flit: f})

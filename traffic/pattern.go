@@ -42,10 +42,13 @@ const (
 	// Halo is the nearest-neighbour halo exchange: uniform among the nodes
 	// one hop away.
 	Halo = "halo"
+	// GroupShift sends every node to the node in the same place of the
+	// next group (Space implementing GroupSize): the dragonfly's worst case.
+	GroupShift = "group-shift"
 )
 
 // PatternNames lists the accepted pattern names in a fixed order.
-var PatternNames = []string{Uniform, Locality, Decay, Transpose, BitComplement, BitReverse, Shuffle, Tornado, Neighbour, Hotspot, RandomPermutation, Halo}
+var PatternNames = []string{Uniform, Locality, Decay, Transpose, BitComplement, BitReverse, Shuffle, Tornado, Neighbour, Hotspot, RandomPermutation, Halo, GroupShift}
 
 // PatternSpec configures a Pattern. It is a plain value: the zero value is
 // the uniform pattern, and each pattern reads only its own fields; a field
@@ -105,6 +108,8 @@ func NewPattern(s PatternSpec, space Space) (Pattern, error) {
 		return newRandomPermutation(s, space)
 	case Halo:
 		return newHalo(space)
+	case GroupShift:
+		return newGroupShift(space)
 	}
 	return nil, invalid("pattern", "unknown name %q (want one of %s)", s.Name, strings.Join(PatternNames, ", "))
 }

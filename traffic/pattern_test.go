@@ -467,6 +467,12 @@ func TestDestDoesNotAllocate(t *testing.T) {
 			t.Errorf("%s: Dest allocates %v per call", s.Name, a)
 		}
 	}
+	gs := mustPattern(t, PatternSpec{Name: GroupShift}, groupedLine{n: 64, b: 8})
+	checked[GroupShift] = true
+	src := 0
+	if a := testing.AllocsPerRun(1000, func() { src = gs.Dest(src, r) }); a != 0 {
+		t.Errorf("%s: Dest allocates %v per call", GroupShift, a)
+	}
 	for _, name := range PatternNames {
 		if !checked[name] {
 			t.Errorf("%s: Dest not checked for allocations", name)

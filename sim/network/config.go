@@ -4,10 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 
 	"github.com/flitsim/flitsim/router"
 	"github.com/flitsim/flitsim/sim"
 	"github.com/flitsim/flitsim/topology"
+	"github.com/flitsim/flitsim/topology/graph"
 	"github.com/flitsim/flitsim/topology/multistage"
 	"github.com/flitsim/flitsim/traffic"
 	"github.com/flitsim/flitsim/traffic/trace"
@@ -50,7 +53,15 @@ type Config struct {
 	// (see "Multistage fabric" in the package documentation). Routing is
 	// then RoutingDestinationTag.
 	Multistage *multistage.Spec
-	Routing    string // RoutingDimensionOrder (default; with Multistage: RoutingDestinationTag), RoutingRandomMinimal or RoutingAdaptive
+	// Graph, when not nil, replaces the direct network by a network of
+	// package topology/graph (dragonfly, flattened butterfly, fat tree,
+	// concentrated mesh, a graph file): several terminals per router,
+	// routers of any port count, each channel with its own latency (it
+	// replaces LinkLatency; credits take CreditDelay + latency - 1). Routing
+	// is then one of graph.RoutingNames (default: the family's first).
+	// The network is immutable and may be shared by many Configs.
+	Graph   *graph.Network
+	Routing string // RoutingDimensionOrder (default; with Multistage: RoutingDestinationTag), RoutingRandomMinimal or RoutingAdaptive
 	// EscapeVCs is, with RoutingAdaptive, the VCs per physical channel
 	// reserved for Duato's escape channels (dimension-order routing on
 	// them; 0, the default: none). On rings and tori the escape VCs are
@@ -109,7 +120,7 @@ type Config struct {
 
 // withDefaults returns c with zero fields replaced by their defaults.
 func (c Config) withDefaults() Config {
-	if c.Routing == "" {
+	if c.Routing == "" && c.Graph == nil {
 		c.Routing = RoutingDimensionOrder
 		if c.Multistage != nil {
 			c.Routing = RoutingDestinationTag
@@ -155,7 +166,23 @@ func (c Config) validate() error {
 	if c.EjectionVCs < 1 || c.EjectionVCs > c.Router.VCs {
 		add("network: EjectionVCs = %d, want 1..%d", c.EjectionVCs, c.Router.VCs)
 	}
-	if c.Multistage != nil {
+	if c.Graph != nil {
+		if c.Multistage != nil {
+			add("network: both Graph and Multistage are set")
+		}
+		if c.Routing != "" && !slices.Contains(graph.RoutingNames(c.Graph), c.Routing) {
+			add("network: routing %q is not available on a %s (want one of %s)", c.Routing, c.Graph.Kind(), strings.Join(graph.RoutingNames(c.Graph), ", "))
+		}
+		if c.Router.Switching == router.Scouting && c.Router.ScoutingDistance > 0 {
+			add("network: scouting switching (K = %d) is not implemented on a %s", c.Router.ScoutingDistance, c.Graph.Kind())
+		}
+		if c.EjectionVCs != c.Router.VCs {
+			add("network: EjectionVCs = %d on a %s: its terminals' sinks are fed by ordinary credited router outputs with all %d VCs", c.EjectionVCs, c.Graph.Kind(), c.Router.VCs)
+		}
+		if c.EscapeVCs != 0 {
+			add("network: EscapeVCs = %d on a %s (it has no escape channels)", c.EscapeVCs, c.Graph.Kind())
+		}
+	} else if c.Multistage != nil {
 		if _, err := c.Multistage.Terminals(); err != nil {
 			errs = append(errs, err)
 		}
@@ -174,7 +201,7 @@ func (c Config) validate() error {
 	} else if c.Routing != RoutingDimensionOrder && c.Routing != RoutingRandomMinimal && c.Routing != RoutingAdaptive {
 		add("network: unknown routing %q (want %q, %q or %q)", c.Routing, RoutingDimensionOrder, RoutingRandomMinimal, RoutingAdaptive)
 	}
-	if c.EscapeVCs != 0 && c.Multistage == nil {
+	if c.EscapeVCs != 0 && c.Multistage == nil && c.Graph == nil {
 		ring := c.Topology.Kind == topology.Ring || c.Topology.Kind == topology.Torus
 		switch {
 		case c.Routing != RoutingAdaptive:

@@ -128,7 +128,8 @@ func newMultistage(cfg Config) (*Network, error) {
 // direct network).
 func (n *Network) Multistage() *multistage.Network { return n.ms }
 
-// stepSwitch runs one cycle of switch sw of a multistage fabric: a
+// stepSwitch runs one cycle of switch sw of a multistage fabric (or router
+// sw of a graph network, without the stage bookkeeping): a
 // first-stage switch first lets the NICs of its b terminals inject, then
 // the router steps, and its departures and credits go on the lines. A
 // departure to a sink puts the flit on the exit line (ejectAt cycles) and
@@ -146,18 +147,25 @@ func (n *Network) stepSwitch(sw int) {
 		n.stats.channelFlits[c]++
 		n.sinkHops++
 		f := d.Flit
-		f.Hops++ // a multistage path counts the switches crossed, the last one included
-		if n.cfg.Debug && n.chanDstPort[c] != d.Flit.Dest {
-			panic(fmt.Sprintf("network: switch %d sent a flit of packet %d for terminal %d to sink %d", sw, d.Flit.Packet, d.Flit.Dest, n.chanDstPort[c]))
+		dest := f.Dest
+		if n.ms != nil {
+			f.Hops++ // a multistage path counts the switches crossed, the last one included
+		} else {
+			dest = n.packets[f.Packet].dst // graph networks: Dest is the packet id
+		}
+		if n.cfg.Debug && n.chanDstPort[c] != dest {
+			panic(fmt.Sprintf("network: switch %d sent a flit of packet %d for terminal %d to sink %d", sw, d.Flit.Packet, dest, n.chanDstPort[c]))
 		}
 		n.eject(f)
 		n.credits.at(now+n.ejectAt+sim.Cycle(n.cfg.CreditDelay), creditArrival{node: int32(sw), port: int32(d.Port), vc: int32(d.VC)})
 	}
 	// The stage's buffers hold the flits that have arrived: those written
 	// with a later arrival cycle are still on their links.
-	buf := int32(r.Arrived(now))
-	n.stageBuf[n.stageOf[sw]] += int64(buf - n.lastBuf[sw])
-	n.lastBuf[sw] = buf
+	if n.stageOf != nil {
+		buf := int32(r.Arrived(now))
+		n.stageBuf[n.stageOf[sw]] += int64(buf - n.lastBuf[sw])
+		n.lastBuf[sw] = buf
+	}
 	if r.Buffered() > 0 {
 		n.wake(sw)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/flitsim/flitsim/router"
 	"github.com/flitsim/flitsim/sim"
 	"github.com/flitsim/flitsim/topology"
+	"github.com/flitsim/flitsim/topology/graph"
 	"github.com/flitsim/flitsim/topology/multistage"
 	"github.com/flitsim/flitsim/traffic"
 )
@@ -16,10 +17,11 @@ import (
 type packet struct {
 	src, dst int32
 	length   int32
-	gen      sim.Cycle // generation cycle
-	inject   sim.Cycle // cycle the head left the NIC
-	setup    sim.Cycle // cycle the path was set up (see Result.SetupTime), -1 before
-	backs    int32     // scouting: backtracks (negative acknowledgements) of the header
+	gen      sim.Cycle   // generation cycle
+	inject   sim.Cycle   // cycle the head left the NIC
+	setup    sim.Cycle   // cycle the path was set up (see Result.SetupTime), -1 before
+	backs    int32       // scouting: backtracks (negative acknowledgements) of the header
+	route    graph.State // graph networks: the routing state the head carries (graph.State)
 }
 
 // nic is a node's network interface: it injects the packets of the source
@@ -39,6 +41,8 @@ type Network struct {
 	cfg     Config
 	topo    *topology.Topology // nil for a multistage fabric
 	ms      *multistage.Network
+	g       *graph.Network // graph networks (dragonfly, fat tree, ...), nil otherwise
+	groute  graph.Routing
 	routing topology.Routing
 	routers []*router.Router
 	nodes   int // routers (direct: also terminals; multistage: switches)
@@ -82,6 +86,7 @@ type Network struct {
 	srcQ     []sim.FIFO[int32] // per terminal: ids of the messages waiting, the one being injected first
 	sources  []uint64          // terminals with a message in their source queue, one bit each
 	termPort []int32           // multistage: the first-stage input port terminal t feeds
+	startRNG []*rand.Rand      // graph networks: per terminal, the routing start draws (Valiant's intermediate)
 
 	packets  []packet
 	freeIDs  []int32
@@ -159,6 +164,9 @@ func New(cfg Config) (*Network, error) {
 	}
 	if cfg.Multistage != nil {
 		return newMultistage(cfg)
+	}
+	if cfg.Graph != nil {
+		return newGraph(cfg)
 	}
 	topo, err := topology.New(cfg.Topology)
 	if err != nil {
@@ -298,7 +306,7 @@ func (n *Network) wire() error {
 			if c < 0 {
 				continue
 			}
-			if n.ms == nil {
+			if n.ms == nil && n.g == nil {
 				n.chanSrcPort[c] = int32(p)
 			}
 			dst := n.chanDst[c]
@@ -306,7 +314,7 @@ func (n *Network) wire() error {
 				continue // a sink
 			}
 			in := p
-			if n.ms != nil {
+			if n.ms != nil || n.g != nil {
 				in = int(n.chanDstPort[c])
 			}
 			if err := r.Connect(p, n.routers[dst], in); err != nil {
@@ -323,7 +331,7 @@ func (n *Network) wire() error {
 // than a plane serves (more than 8 ports or 8 VCs: they allocate alone,
 // with the same result, more slowly).
 func (n *Network) usePlane() error {
-	if n.ms != nil || n.cfg.ownAllocators || !router.PlaneServes(n.ports, n.cfg.Router) {
+	if n.ms != nil || n.g != nil || n.cfg.ownAllocators || !router.PlaneServes(n.ports, n.cfg.Router) {
 		return nil
 	}
 	pl, err := router.NewPlane(&n.fabric, n.routers, n.cfg.InjectionLatency+n.cfg.Router.RoutingDelay)
@@ -519,7 +527,7 @@ func (n *Network) wake(i int) { n.nextActive[uint(i)>>6] |= 1 << (uint(i) & 63) 
 // stepActive steps every node listed for this cycle, in id order (a
 // direct call per node, not a function value), and empties the set.
 func (n *Network) stepActive() {
-	direct := n.ms == nil
+	direct := n.ms == nil && n.g == nil
 	for w, m := range n.active {
 		n.active[w] = 0
 		for ; m != 0; m &= m - 1 {
@@ -542,6 +550,9 @@ func (n *Network) enqueue(src, dst, flits int) int32 {
 		n.packets = append(n.packets, packet{})
 	}
 	n.packets[id] = packet{src: int32(src), dst: int32(dst), length: int32(flits), gen: n.now, inject: -1, setup: -1}
+	if n.groute != nil {
+		n.packets[id].route = n.groute.Start(src, dst, n.startRNG[src])
+	}
 	n.srcQ[src].Push(id)
 	n.sources[uint(src)>>6] |= 1 << (uint(src) & 63)
 	n.generatedFlits += int64(flits)
@@ -695,6 +706,9 @@ func (n *Network) injectFlit(i, node, port int) bool {
 	}
 	pk := &n.packets[ni.cur]
 	f := router.Flit{Packet: ni.cur, Dest: pk.dst, Len: pk.length}
+	if n.g != nil {
+		f.Dest = ni.cur // graph routing reads the packet's destination and state by its id
+	}
 	if ni.sent == 0 {
 		f.Flags |= router.Head
 	}
