@@ -29,6 +29,7 @@ func fakeUnitFunc(exps []*configs.Experiment) (sweep.Func, error) {
 		}
 	}
 	return func(ctx context.Context, u sweep.Unit) (sweep.Outcome, error) {
+		sim.MeterFrom(ctx).Store(500, 1000) // half-way, as an engine reports once per period
 		select {
 		case <-time.After(delay):
 		case <-ctx.Done():

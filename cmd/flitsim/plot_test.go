@@ -2,10 +2,13 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/flitsim/flitsim/internal/runplot"
 )
@@ -67,6 +70,41 @@ func TestRunWritesPlots(t *testing.T) {
 		code, _, stderr := runMain(t, c.args...)
 		if code != exitUsage || !strings.Contains(stderr, c.frag) {
 			t.Errorf("flitsim %v: exit %d, stderr %q; want exit %d containing %q", c.args, code, stderr, exitUsage, c.frag)
+		}
+	}
+}
+
+// TestRunProgress: on a terminal, stderr carries the redrawn status line
+// with the progress inside the running point (cycles, rate, time left);
+// off a terminal, and with --quiet, stderr stays empty.
+func TestRunProgress(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir, "good", goodConfig)
+	t.Setenv("FLITSIM_FAKE_DELAY_MS", "60")
+	defer func(f func(io.Writer) bool, d time.Duration) { isTerminal, progressInterval = f, d }(isTerminal, progressInterval)
+	progressInterval = 10 * time.Millisecond
+	for _, c := range []struct {
+		terminal bool
+		args     []string
+		want     []string
+	}{
+		{true, nil, []string{"\r\x1b[K", "points ", "good @ ", ": 500/1.0k cycles, ", " cycles/s, <= ", "s left"}},
+		{false, nil, nil},
+		{true, []string{"--quiet"}, nil},
+	} {
+		isTerminal = func(io.Writer) bool { return c.terminal }
+		args := append([]string{"run", cfg, "-j", "1", "--out", filepath.Join(dir, "p"+strconv.Itoa(len(c.want))+strconv.Itoa(len(c.args)))}, c.args...)
+		code, _, stderr := runMain(t, args...)
+		if code != exitOK {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+		if c.want == nil && stderr != "" {
+			t.Errorf("terminal %v %v: stderr %q, want nothing", c.terminal, c.args, stderr)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(stderr, w) {
+				t.Errorf("terminal %v: stderr lacks %q:\n%q", c.terminal, w, stderr)
+			}
 		}
 	}
 }

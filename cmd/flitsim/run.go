@@ -25,6 +25,25 @@ var isTerminal = func(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
+// progressInterval is the redraw period of the progress line.
+var progressInterval = 250 * time.Millisecond
+
+// startProgress draws prog's status line on stderr, cut to the terminal's
+// width, while a sweep runs (when on and stderr is a terminal; off a
+// terminal nothing is written) and returns the function that draws the last
+// line and stops.
+func startProgress(prog *sweep.Progress, on bool, stderr io.Writer) (stop func()) {
+	if !on || !isTerminal(stderr) {
+		return func() {}
+	}
+	if f, ok := stderr.(*os.File); ok {
+		if w, _, err := term.GetSize(int(f.Fd())); err == nil {
+			prog.Width = w
+		}
+	}
+	return prog.Render(stderr, progressInterval)
+}
+
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newCommand("run", "CONFIG... [flags]", stderr)
 	out := fs.StringP("out", "o", "results", "directory for results.csv, results.json, index.html and plots/")
@@ -60,10 +79,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return runShard(ctx, jobs, shard, fn, sweep.ShardOptions{Kind: "run", Workers: *workers, Dir: *out, Resume: *resume, Version: version}, !*quiet, stdout, stderr)
 	}
 	var prog sweep.Progress
-	stopProgress := func() {}
-	if !*quiet && isTerminal(stderr) {
-		stopProgress = prog.Render(stderr, 250*time.Millisecond)
-	}
+	stopProgress := startProgress(&prog, !*quiet, stderr)
 	rows, err := sweep.Run(ctx, jobs, fn, sweep.Options{Workers: *workers, Dir: *out, Resume: *resume, Version: version, Progress: &prog})
 	stopProgress() // the last progress line ends before the table starts
 	printTable(stdout, rows)

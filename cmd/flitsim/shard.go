@@ -7,7 +7,6 @@ import (
 	"io"
 	"path/filepath"
 	"slices"
-	"time"
 
 	"github.com/flitsim/flitsim/configs"
 	"github.com/flitsim/flitsim/sim/sweep"
@@ -49,10 +48,7 @@ func unitCosts(e *configs.Experiment) []float64 {
 func runShard[O any](ctx context.Context, jobs []sweep.Job, s sweep.Shard, fn sweep.UnitFunc[O], opt sweep.ShardOptions, progress bool, stdout, stderr io.Writer) error {
 	var prog sweep.Progress
 	opt.Progress = &prog
-	stop := func() {}
-	if progress && isTerminal(stderr) {
-		stop = prog.Render(stderr, 250*time.Millisecond)
-	}
+	stop := startProgress(&prog, progress, stderr)
 	f, err := sweep.RunShard(ctx, jobs, s, fn, opt)
 	stop()
 	path := filepath.Join(opt.Dir, s.FileName())

@@ -421,11 +421,13 @@ func (s *Sim) Run(ctx context.Context) (Result, error) {
 	var completions int64
 	n := float64(s.cfg.Population)
 	kf, lf := float64(s.k), float64(s.links)
+	meter := sim.MeterFrom(ctx)
 	for {
 		if s.events&4095 == 0 {
 			if err := ctx.Err(); err != nil {
 				return Result{}, fmt.Errorf("closed: run cancelled at time %v: %w", s.now, err)
 			}
+			meter.Store(int64(s.now), int64(rc.MaxTime))
 		}
 		if m, pe, ok := s.step(boundary); ok {
 			if pe {

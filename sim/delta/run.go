@@ -111,11 +111,13 @@ func (s *Sim) Run(ctx context.Context) (Result, error) {
 	}
 	s.ran = true
 	s.start()
+	meter := sim.MeterFrom(ctx)
 	for {
 		if s.events&4095 == 0 {
 			if err := ctx.Err(); err != nil {
 				return Result{}, fmt.Errorf("delta: run interrupted at time %v: %w", s.now, err)
 			}
+			meter.Store(int64(s.now), int64(s.cfg.Run.MaxTime))
 		}
 		if stop, final := s.step(); stop {
 			return s.result(final), nil

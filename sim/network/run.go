@@ -123,10 +123,12 @@ func (n *Network) Run(ctx context.Context) (Result, error) {
 	rc := mon.Config()
 	n.stats.observe = mon.Observe
 	deadlockAfter := rc.DeadlockCycles
+	meter := sim.MeterFrom(ctx)
 	for {
 		if err := ctx.Err(); err != nil {
 			return Result{}, err
 		}
+		meter.Store(int64(n.now), int64(rc.MaxCycles))
 		for k := sim.Cycle(0); k < rc.Period; k++ {
 			n.Step()
 			if n.now-n.lastProgress >= deadlockAfter && n.InFlight() > 0 {

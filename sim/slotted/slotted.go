@@ -271,11 +271,13 @@ func (s *Sim) Run(ctx context.Context) (Result, error) {
 
 	// Warm-up.
 	t := int64(0)
+	meter := sim.MeterFrom(ctx)
 	if rc.Warmup > 0 {
 		for t < rc.Warmup {
 			if err := ctx.Err(); err != nil {
 				return Result{}, err
 			}
+			meter.Store(t, rc.MaxSlots)
 			p := min(rc.Period, rc.Warmup-t)
 			s.period(t, p)
 			t += p
@@ -289,6 +291,7 @@ func (s *Sim) Run(ctx context.Context) (Result, error) {
 			if err := ctx.Err(); err != nil {
 				return Result{}, err
 			}
+			meter.Store(t, rc.MaxSlots)
 			q := s.period(t, rc.Period)
 			t += rc.Period
 			if s.queued > limit {
@@ -320,6 +323,7 @@ func (s *Sim) Run(ctx context.Context) (Result, error) {
 		if err := ctx.Err(); err != nil {
 			return Result{}, err
 		}
+		meter.Store(t, rc.MaxSlots)
 		sends, deliv, gen := s.sends, s.delivered, s.generated
 		q := s.period(t, rc.Period)
 		t += rc.Period

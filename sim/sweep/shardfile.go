@@ -151,7 +151,7 @@ func RunShard[O any](ctx context.Context, jobs []Job, s Shard, fn UnitFunc[O], o
 	if err := flush(); err != nil {
 		return nil, err
 	}
-	err := ForEach(ctx, jobs, todo, opt.Workers, fn, func(u Unit, out O) error {
+	err := ForEach(ctx, jobs, todo, opt.Workers, track(opt.Progress, jobs, fn), func(u Unit, out O) error {
 		f.Results = append(f.Results, UnitResult[O]{Unit: u.Index, Job: u.Job, Point: u.Point, Replication: u.Replication, Seed: u.Seed, Outcome: out})
 		if opt.Progress != nil {
 			var cycles int64

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 
 	"github.com/flitsim/flitsim/sim"
 )
@@ -293,7 +294,7 @@ func Run(ctx context.Context, jobs []Job, fn Func, opt Options) ([]Row, error) {
 
 	outs := make([][]Outcome, len(rows))
 	got := make([]int, len(rows))
-	err := ForEach(ctx, jobs, todo, opt.Workers, fn, func(u Unit, out Outcome) error {
+	err := ForEach(ctx, jobs, todo, opt.Workers, track(opt.Progress, jobs, fn), func(u Unit, out Outcome) error {
 		gp := firstPoint[u.Job] + u.Point
 		job := jobs[u.Job]
 		if outs[gp] == nil {
@@ -316,6 +317,29 @@ func Run(ctx context.Context, jobs []Job, fn Func, opt Options) ([]Row, error) {
 		return flush()
 	})
 	return finished(rows), err
+}
+
+// track returns fn reporting each running unit to p (fn itself when p is
+// nil): the unit's context carries the meter its engine stores into.
+func track[O any](p *Progress, jobs []Job, fn UnitFunc[O]) UnitFunc[O] {
+	if p == nil {
+		return fn
+	}
+	return func(ctx context.Context, u Unit) (O, error) {
+		ctx, a := p.startUnit(ctx, unitLabel(jobs[u.Job], u))
+		defer p.endUnit(a)
+		return fn(ctx, u)
+	}
+}
+
+// unitLabel names a unit in the progress line: "config @ rate", with
+// "#r" for replication r when the job has several.
+func unitLabel(j Job, u Unit) string {
+	l := j.Name + " @ " + strconv.FormatFloat(j.Rates[u.Point], 'g', -1, 64)
+	if j.Replications > 1 {
+		l += " #" + strconv.Itoa(u.Replication+1)
+	}
+	return l
 }
 
 // finished returns the non-nil rows in order.

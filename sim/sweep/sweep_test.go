@@ -290,6 +290,56 @@ func TestProgress(t *testing.T) {
 	}
 }
 
+// TestProgressInsidePoint: while a unit runs, the snapshot shows the
+// cycles its engine stored into the context's meter, its rate and the time
+// left to its cap; the status line carries them; the unit leaves the list
+// when it ends.
+func TestProgressInsidePoint(t *testing.T) {
+	jobs := []Job{{Name: "long", Hash: "h", Seed: 1, RateUnit: "flits/node/cycle", Rates: []float64{0.3}, Replications: 1}}
+	stored, release := make(chan struct{}), make(chan struct{})
+	fn := func(ctx context.Context, u Unit) (Outcome, error) {
+		time.Sleep(20 * time.Millisecond)
+		sim.MeterFrom(ctx).Store(250_000, 1_000_000)
+		close(stored)
+		<-release
+		return Outcome{Status: StatusOK, Latency: 1, Cycles: 300_000}, nil
+	}
+	var p Progress
+	p.Width = 200
+	done := make(chan error)
+	go func() {
+		_, err := Run(context.Background(), jobs, fn, Options{Workers: 1, Progress: &p})
+		done <- err
+	}()
+	<-stored
+	s := p.Snapshot()
+	if len(s.Running) != 1 {
+		t.Fatalf("running %+v, want one unit", s.Running)
+	}
+	u := s.Running[0]
+	if u.Label != "long @ 0.3" || u.Cycles != 250_000 || u.Limit != 1_000_000 || u.CyclesPerSec <= 0 ||
+		u.CyclesPerSec > 250_000/0.02 || u.LeftAtMost < 3*u.Elapsed-time.Millisecond {
+		t.Errorf("unit progress %+v", u)
+	}
+	line := p.line()
+	for _, frag := range []string{"250.0k cycles", "long @ 0.3: 250.0k/1.00M cycles, ", " cycles/s, <= "} {
+		if !strings.Contains(line, frag) {
+			t.Errorf("line %q lacks %q", line, frag)
+		}
+	}
+	p.Width = 20
+	if got := []rune(p.line()); len(got) != 19 {
+		t.Errorf("line cut to %d runes at width 20, want 19", len(got))
+	}
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if s := p.Snapshot(); len(s.Running) != 0 || s.Cycles != 300_000 {
+		t.Errorf("after the run: %+v", s)
+	}
+}
+
 // TestExtraMetrics: a single replication keeps its own CI; several get the
 // mean and the Student-t CI across replications; the CSV renders
 // "name=value±ci95" and an absent CI as "name=value"; a shard file round
