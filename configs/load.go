@@ -15,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/flitsim/flitsim/sim/network"
+	"github.com/flitsim/flitsim/topology"
 	"gopkg.in/yaml.v3"
 )
 
@@ -224,6 +226,54 @@ func (e *Experiment) resolveNetwork(r *reporter) {
 	}
 	if !r.set("traffic.length.distribution") {
 		e.Traffic.Length.Distribution = "fixed"
+	}
+	e.resolvePreset(r) // last: the preset replaces the defaults above
+}
+
+// resolvePreset fills, for router.preset, every key the preset covers
+// that the file leaves unset (network.PresetFor), over the defaults; an
+// unknown preset is reported by validateRouter.
+func (e *Experiment) resolvePreset(r *reporter) {
+	if !r.set("router.preset") {
+		return
+	}
+	kind, err := topology.ParseKind(e.Network.Topology)
+	if err != nil {
+		return // reported with network.topology
+	}
+	p, err := network.PresetFor(e.Router.Preset, kind)
+	if err != nil {
+		return
+	}
+	for _, f := range []struct {
+		key string
+		dst *int
+		v   int
+	}{
+		{"router.routing_delay", &e.Router.RoutingDelay, p.RoutingDelay},
+		{"router.vc_alloc_delay", &e.Router.VCAllocDelay, p.VCAllocDelay},
+		{"router.switch_alloc_delay", &e.Router.SwitchAllocDelay, p.SwitchAllocDelay},
+		{"router.switch_traversal_delay", &e.Router.SwitchTraversalDelay, p.SwitchTraversalDelay},
+		{"network.link_latency", &e.Network.LinkLatency, p.LinkLatency},
+		{"network.credit_delay", &e.Network.CreditDelay, p.CreditDelay},
+		{"network.injection_latency", &e.Network.InjectionLatency, p.InjectionLatency},
+		{"network.ejection_latency", &e.Network.EjectionLatency, p.EjectionLatency},
+	} {
+		if !r.set(f.key) {
+			*f.dst = f.v
+		}
+	}
+	if !r.set("router.tie_break") {
+		e.Router.TieBreak = p.Ties.String()
+	}
+	if !r.set("router.dateline") {
+		e.Router.Dateline = "per-hop"
+		if p.HoldClass {
+			e.Router.Dateline = "hold"
+		}
+	}
+	if !r.set("traffic.include_self") && (e.Traffic.Pattern == "" || e.Traffic.Pattern == "uniform") {
+		e.Traffic.IncludeSelf = p.IncludeSelf
 	}
 }
 

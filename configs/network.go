@@ -49,16 +49,22 @@ func (e *Experiment) NetworkConfig(point int, seed uint64) (network.Config, erro
 		return network.Config{}, fmt.Errorf("configs: %s: switching %q does not run on the network engine", e.Name, e.Switching.Technique)
 	}
 	t := e.Traffic
+	ties, err := topology.ParseTies(e.Router.TieBreak)
+	if err != nil {
+		return network.Config{}, fmt.Errorf("configs: %s: %w", e.Name, err)
+	}
 	return network.Config{
 		Topology:   spec,
 		Multistage: ms,
 		Routing:    e.Routing,
 		EscapeVCs:  e.Router.EscapeVCs,
+		Ties:       ties,
 		Router: router.Config{
 			VCs: e.Router.VCs, BufferDepth: e.Router.BufferDepth,
 			RoutingDelay: e.Router.RoutingDelay, VCAllocDelay: e.Router.VCAllocDelay,
 			SwitchAllocDelay: e.Router.SwitchAllocDelay, SwitchTraversalDelay: e.Router.SwitchTraversalDelay,
 			Switching: sw, ScoutingDistance: e.Switching.ScoutingDistance,
+			HoldClass: e.Router.Dateline == "hold",
 		},
 		LinkLatency:      e.Network.LinkLatency,
 		CreditDelay:      e.Network.CreditDelay,

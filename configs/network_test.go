@@ -2,6 +2,7 @@ package configs
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/flitsim/flitsim/router"
@@ -80,5 +81,56 @@ func TestExamplesBuild(t *testing.T) {
 		if err != nil {
 			t.Errorf("%s: engine refuses: %v", f, err)
 		}
+	}
+}
+
+// TestPreset checks router.preset: booksim-iq fills every key it covers
+// with network.BookSimIQ's value for the topology (torus: 2-cycle
+// channels), a key written in the file overrides it, and the mapped config
+// is the preset applied; an unknown preset and an unknown tie_break or
+// dateline are refused at their keys.
+func TestPreset(t *testing.T) {
+	src := replaceOnce(t, base, "router:\n  vcs: 2\n  buffer_depth: 8\n", "router:\n  vcs: 2\n  buffer_depth: 8\n  preset: booksim-iq\n  vc_alloc_delay: 3\n")
+	e, err := Parse("p.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := e.NetworkConfig(0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := c
+	network.BookSimIQ(topology.Torus).Apply(&want)
+	want.Router.VCAllocDelay = 3 // written in the file
+	if c.Router != want.Router || c.LinkLatency != 2 || c.CreditDelay != 2 || c.InjectionLatency != 2 || c.EjectionLatency != 1 ||
+		c.Ties != topology.TiesBalanced || !c.Router.HoldClass || !c.Pattern.IncludeSelf {
+		t.Errorf("preset booksim-iq mapped to %+v", c)
+	}
+	if e.Router.TieBreak != "balanced" || e.Router.Dateline != "hold" {
+		t.Errorf("resolved tie_break %q, dateline %q", e.Router.TieBreak, e.Router.Dateline)
+	}
+	plain, err := Parse("q.yaml", []byte(base))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pc, _ := plain.NetworkConfig(0, 1); pc.Router.HoldClass || pc.Ties != topology.TiesBalanced || pc.Pattern.IncludeSelf {
+		t.Errorf("without a preset: %+v", pc)
+	}
+	for _, c := range []struct{ add, key string }{
+		{"  preset: booksim\n", "router.preset"},
+		{"  tie_break: minus\n", "router.tie_break"},
+		{"  dateline: late\n", "router.dateline"},
+	} {
+		_, err := Parse("x.yaml", []byte(replaceOnce(t, base, "  buffer_depth: 8\n", "  buffer_depth: 8\n"+c.add)))
+		if err == nil || !strings.Contains(err.Error(), c.key) {
+			t.Errorf("%q: error %v, want one at %s", c.add, err, c.key)
+		}
+	}
+	tp, err := Parse("t.yaml", []byte(replaceOnce(t, base, "  buffer_depth: 8\n", "  buffer_depth: 8\n  tie_break: plus\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, _ := tp.NetworkConfig(0, 1); c.Ties != topology.TiesPlus {
+		t.Errorf("tie_break: plus mapped to %v", c.Ties)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/flitsim/flitsim/sim"
 	"github.com/flitsim/flitsim/sim/closed"
 	"github.com/flitsim/flitsim/sim/delta"
+	"github.com/flitsim/flitsim/sim/network"
 	"github.com/flitsim/flitsim/sim/slotted"
 )
 
@@ -257,6 +258,15 @@ func validateRouter(e *Experiment, r *reporter, topoOK bool) {
 	case routingOK && !delta && e.Routing == "destination-tag":
 		r.errorf("routing", "destination-tag routing needs topology: delta (topology is %s)", e.Network.Topology)
 		routingOK = false
+	}
+	if r.set("router.preset") {
+		oneOf(r, "router.preset", rt.Preset, network.Presets...)
+	}
+	if rt.TieBreak != "" {
+		oneOf(r, "router.tie_break", rt.TieBreak, "balanced", "plus")
+	}
+	if rt.Dateline != "" {
+		oneOf(r, "router.dateline", rt.Dateline, "per-hop", "hold")
 	}
 	wrap := e.Network.Topology == "ring" || e.Network.Topology == "torus"
 	// A ring, and every ring of a torus, is a cycle of channels. With one

@@ -55,6 +55,19 @@ type Config struct {
 
 	Switching Switching
 
+	// HoldClass makes a head that leaves a router by the port it entered
+	// through (it continues in the same dimension and direction, by
+	// package topology's port convention) keep the VC class of its input
+	// VC when that is higher than the class the routing function gives:
+	// the dateline class a packet takes on entering a ring (1 if it will
+	// cross the wrap-around, else 0) is then held until it leaves the
+	// ring, BookSim 2's dim_order_torus policy, instead of dropping to 0
+	// after the wrap-around (datelineClass in package topology). Both are
+	// deadlock-free. It applies to single-candidate routing decisions
+	// (dimension order), not to adaptive selection, and never on the
+	// local port.
+	HoldClass bool
+
 	// ScoutingDistance is K of scouting switching (>= 0, Scouting only):
 	// the first data flit may leave a router only while the header has
 	// reserved at least K links beyond the one it is about to take. K = 0
@@ -235,14 +248,16 @@ type Router struct {
 	// check on the hot path).
 	port [64]portState
 
-	id       int
-	cfg      Config
-	local    int // local (injection/ejection) port = ports-1
-	ejectVCs int
-	classes  int
-	route    RouteFunc
-	rng      *rand.Rand
-	classLo  []int32 // VCs of class c: [classLo[c], classLo[c+1])
+	id        int
+	cfg       Config
+	local     int // local (injection/ejection) port = ports-1
+	ejectVCs  int
+	classes   int
+	route     RouteFunc
+	rng       *rand.Rand
+	drawKey   uint64 // draw's key, taken from rng at the first draw
+	drawKeyed bool
+	classLo   []int32 // VCs of class c: [classLo[c], classLo[c+1])
 
 	// Adaptive selection and scouting (adaptive.go, scouting.go); nil or
 	// false unless configured, so the plain path only tests rich.
@@ -547,7 +562,12 @@ func (r *Router) computeRoute(i int, dest int32, at sim.Cycle) {
 			ivc.outPort = -1
 			return
 		}
-		c = r.cand[r.rng.IntN(len(r.cand))]
+		c = r.cand[r.draw(i, at, len(r.cand))]
+	}
+	if r.cfg.HoldClass && c.Port == int(r.portOf[i]) && c.Port != r.local {
+		if k := r.classOfVC(int32(r.vcOf[i])); k > c.Class {
+			c.Class = k
+		}
 	}
 	ivc.outPort = int16(c.Port)
 	lo, hi := r.vcRange(c)
@@ -556,6 +576,42 @@ func (r *Router) computeRoute(i int, dest int32, at sim.Cycle) {
 		r.nCand[i] = 0
 		r.addCandidate(i, c)
 	}
+}
+
+// draw returns a uniform choice among n route candidates for the head that
+// starts routing at input VC i in cycle at. It is a hash of (i, at) under
+// a key drawn from the router's stream at the first draw, not the next
+// number of the stream: a head's routing event is unique to its (i, at),
+// so the choice does not depend on the order in which heads reach the
+// router within a cycle, and a plane may move flits in any order
+// (Plane.RouterOrder is then not needed). Only random minimal routing and
+// balanced dimension-order ties (topology.TiesBalanced) draw here; the
+// key is the first number those routings take from the stream.
+func (r *Router) draw(i int, at sim.Cycle, n int) int {
+	if !r.drawKeyed {
+		r.drawKey, r.drawKeyed = r.rng.Uint64(), true
+	}
+	h, _ := bits.Mul64(mix64(r.drawKey^uint64(i)<<44^uint64(at)), uint64(n))
+	return int(h)
+}
+
+// mix64 is the splitmix64 finaliser (Steele, Lea & Flood 2014): a
+// bijection of uint64 whose output bits each depend on every input bit.
+func mix64(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	return x ^ x>>31
+}
+
+// classOfVC returns the VC class VC v (an index within a port) belongs to.
+func (r *Router) classOfVC(v int32) int {
+	c := 0
+	for c+1 < r.classes && r.classLo[c+1] <= v {
+		c++
+	}
+	return c
 }
 
 // vcRange returns the absolute output VCs [lo, hi) candidate c admits.

@@ -216,3 +216,36 @@ func TestStepDoesNotAllocate(t *testing.T) {
 		t.Fatalf("Step allocates %v times per cycle", allocs)
 	}
 }
+
+// TestHoldClass checks Config.HoldClass: a head that arrived in class 1
+// (VC 1 of 2, two classes) and leaves by the port it entered keeps class
+// 1 where the routing function says class 0; without HoldClass, or when
+// it turns to another port, it takes the routing function's class.
+func TestHoldClass(t *testing.T) {
+	for _, c := range []struct {
+		hold         bool
+		inPort, dest int
+		wantVC       int
+	}{
+		{true, 0, 0, 1},  // straight on: class 1 held
+		{false, 0, 0, 0}, // per hop: class 0
+		{true, 1, 0, 0},  // turning: the routing function's class
+	} {
+		cfg := Config{VCs: 2, BufferDepth: 4, HoldClass: c.hold}
+		r, err := New(testID, 3, cfg, cfg.VCs, 2, testRoute, sim.NewStream(1, sim.PurposeRouting, testID))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Accept(c.inPort, 1, packetFlits(1, int32(c.dest), 1)[0], 0)
+		got := -1
+		for now := sim.Cycle(0); now < 5 && got < 0; now++ {
+			r.Step(now)
+			for _, d := range r.Sent {
+				got = d.VC
+			}
+		}
+		if got != c.wantVC {
+			t.Errorf("hold %v, in port %d: left on VC %d, want %d", c.hold, c.inPort, got, c.wantVC)
+		}
+	}
+}

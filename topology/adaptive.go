@@ -93,7 +93,7 @@ type duato struct {
 func NewDuato(t *Topology) EscapeRouting {
 	c := newCubeRouting(t)
 	esc := c.classes // 2 dateline classes on rings and tori, else 1
-	d := &duato{cubeRouting: c, dor: dimensionOrder{c}, escape: esc, deadlockFree: adaptiveAcyclic(t)}
+	d := &duato{cubeRouting: c, dor: dimensionOrder{c, TiesPlus}, escape: esc, deadlockFree: adaptiveAcyclic(t)}
 	d.classes = esc + 1
 	return d
 }

@@ -1,6 +1,9 @@
 package topology
 
-import "math/bits"
+import (
+	"fmt"
+	"math/bits"
+)
 
 // Candidate is one admissible output of a routing decision: the output
 // port and the virtual-channel class the packet must use on it.
@@ -78,17 +81,75 @@ func newCubeRouting(t *Topology) cubeRouting {
 	return c
 }
 
-// dimensionOrder implements NewDimensionOrder.
-type dimensionOrder struct{ cubeRouting }
+// Ties is how dimension-order routing on a bidirectional ring or torus of
+// even radix K breaks the tie between the two directions when a packet's
+// offset in a dimension is exactly K/2.
+type Ties uint8
 
-// NewDimensionOrder returns dimension-order (e-cube) routing on t: the
+const (
+	// TiesBalanced admits both directions at a tie; the router draws one
+	// at random (router.Router takes one of several candidates uniformly).
+	// The tie arises only at the first hop in the dimension (one hop
+	// later the offset is K/2-1 one way round), so the draw is one per
+	// packet and dimension, and each direction carries half of those
+	// packets: BookSim 2's dim_order_torus (routefunc.cpp,
+	// dor_next_torus: RandomInt(1) at dist2 == 0). The default.
+	TiesBalanced Ties = iota
+	// TiesPlus always takes the + direction at a tie, so the + channels
+	// carry the tied packets of every dimension: flitsim's behaviour
+	// before 2026-11. Under uniform traffic on a k = 4 ring it loads the
+	// + channels three times as much as the - channels (offsets 1 and 2
+	// go +, 3 goes -), where TiesBalanced loads both alike: saturation
+	// moves by a factor 1.5.
+	TiesPlus
+)
+
+var tiesNames = [...]string{"balanced", "plus"}
+
+func (t Ties) String() string {
+	if int(t) < len(tiesNames) {
+		return tiesNames[t]
+	}
+	return "Ties(?)"
+}
+
+// ParseTies returns the Ties named s ("balanced" or "plus"; "" is
+// balanced).
+func ParseTies(s string) (Ties, error) {
+	if s == "" {
+		return TiesBalanced, nil
+	}
+	for i, n := range tiesNames {
+		if n == s {
+			return Ties(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown tie break %q (want balanced or plus)", s)
+}
+
+// dimensionOrder implements NewDimensionOrder.
+type dimensionOrder struct {
+	cubeRouting
+	ties Ties
+}
+
+// NewDimensionOrder returns dimension-order (e-cube) routing on t with
+// balanced ties: NewDimensionOrderTies(t, TiesBalanced).
+func NewDimensionOrder(t *Topology) Routing {
+	return NewDimensionOrderTies(t, TiesBalanced)
+}
+
+// NewDimensionOrderTies returns dimension-order (e-cube) routing on t: the
 // lowest unresolved dimension first; in a bidirectional ring or torus the
-// shorter direction, + when the offset is exactly K/2; on rings and tori
+// shorter direction, and at an offset of exactly K/2 both directions
+// (TiesBalanced: the router draws one) or + (TiesPlus); on rings and tori
 // the dateline classes of datelineClass (Classes() = 2), elsewhere class 0
 // (Classes() = 1). It is minimal and deadlock-free on every supported
-// topology (Dally & Seitz 1987).
-func NewDimensionOrder(t *Topology) Routing {
-	return &dimensionOrder{newCubeRouting(t)}
+// topology (Dally & Seitz 1987; a tie adds the other direction's ring,
+// whose dateline classes keep it acyclic, and nothing between dimensions).
+// Callers that need a single candidate (sim/closed) take the first, +.
+func NewDimensionOrderTies(t *Topology, ties Ties) Routing {
+	return &dimensionOrder{newCubeRouting(t), ties}
 }
 
 func (r *dimensionOrder) Name() string       { return "dor" }
@@ -124,8 +185,11 @@ func (r *dimensionOrder) Route(cur, dest int, buf []Candidate) []Candidate {
 			if o < 0 {
 				o += r.k
 			}
-			if 2*o <= r.k {
+			if 2*o < r.k || 2*o == r.k && r.ties == TiesPlus {
 				return append(buf, Candidate{Port: 2 * d, Class: datelineClass(c, b, +1)})
+			}
+			if 2*o == r.k {
+				buf = append(buf, Candidate{Port: 2 * d, Class: datelineClass(c, b, +1)})
 			}
 			return append(buf, Candidate{Port: 2*d + 1, Class: datelineClass(c, b, -1)})
 		}

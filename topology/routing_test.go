@@ -124,8 +124,13 @@ func TestRoutePins(t *testing.T) {
 		cur, dest int
 		want      []Candidate
 	}{
-		// offset exactly K/2 = 4: DOR takes +, random minimal both.
-		{"tie", torus, NewDimensionOrder(torus), node(torus, 0, 0), node(torus, 4, 0), []Candidate{{0, 0}}},
+		// offset exactly K/2 = 4: balanced DOR (the default) and random
+		// minimal admit both directions, DOR with TiesPlus only +; the
+		// tie is only at the first hop of the dimension.
+		{"tie", torus, NewDimensionOrder(torus), node(torus, 0, 0), node(torus, 4, 0), []Candidate{{0, 0}, {1, 1}}},
+		{"tie/plus", torus, NewDimensionOrderTies(torus, TiesPlus), node(torus, 0, 0), node(torus, 4, 0), []Candidate{{0, 0}}},
+		{"tie/next", torus, NewDimensionOrder(torus), node(torus, 1, 0), node(torus, 4, 0), []Candidate{{0, 0}}},
+		{"tie/dim1", torus, NewDimensionOrder(torus), node(torus, 4, 6), node(torus, 4, 2), []Candidate{{2, 1}, {3, 0}}},
 		{"tie/rm", torus, NewRandomMinimal(torus), node(torus, 0, 0), node(torus, 4, 0), []Candidate{{0, 0}, {1, 1}}},
 		// offset 5 > 4: − direction from c = 0 to b = 5, c < b: class 1.
 		{"minus-wraps", torus, NewDimensionOrder(torus), node(torus, 0, 0), node(torus, 5, 0), []Candidate{{1, 1}}},

@@ -70,7 +70,12 @@ type Config struct {
 	// (EscapeVCs < Router.VCs). The escape VCs are VCs [0, EscapeVCs) of
 	// each port. Deadlock-free by topology.CheckEscape.
 	EscapeVCs int
-	Router    router.Config
+	// Ties is how dimension-order routing breaks the tie at an offset of
+	// exactly K/2 on an even-radix bidirectional ring or torus: balanced
+	// (the zero value: both directions, one drawn per packet, as BookSim
+	// 2 does) or always + (topology.TiesPlus). Other routings ignore it.
+	Ties   topology.Ties
+	Router router.Config
 
 	LinkLatency      int // cycles on a network link, >= 1 (0 means 1)
 	CreditDelay      int // cycles for a credit to return upstream, >= 1 (0 means 1)

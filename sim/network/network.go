@@ -73,14 +73,15 @@ type Network struct {
 	// credits are read from the freed slots. The remaining lines are
 	// timing wheels: everything scheduled for cycle t is applied at the
 	// start of cycle t, before any node steps.
-	fabric  router.Fabric
-	plane   *router.Plane        // direct networks: the switch allocator of all routers at once (nil: each router steps alone)
-	sinks   wheel[router.Flit]   // flits reaching their sinks
-	credits wheel[creditArrival] // multistage: sink credits reaching last-stage output VCs
-	control wheel[ctrlArrival]   // scouting headers and acknowledgements
-	linkAt  sim.Cycle            // outDelay + LinkLatency
-	ejectAt sim.Cycle            // outDelay + EjectionLatency
-	probeAt sim.Cycle            // VCAllocDelay + linkAt: a granted header to the next router
+	fabric     router.Fabric
+	routeDraws bool                 // a head may draw among several route candidates (router order matters)
+	plane      *router.Plane        // direct networks: the switch allocator of all routers at once (nil: each router steps alone)
+	sinks      wheel[router.Flit]   // flits reaching their sinks
+	credits    wheel[creditArrival] // multistage: sink credits reaching last-stage output VCs
+	control    wheel[ctrlArrival]   // scouting headers and acknowledgements
+	linkAt     sim.Cycle            // outDelay + LinkLatency
+	ejectAt    sim.Cycle            // outDelay + EjectionLatency
+	probeAt    sim.Cycle            // VCAllocDelay + linkAt: a granted header to the next router
 
 	nics     []nic
 	srcQ     []sim.FIFO[int32] // per terminal: ids of the messages waiting, the one being injected first
@@ -191,7 +192,7 @@ func New(cfg Config) (*Network, error) {
 	case cfg.Routing == RoutingAdaptive:
 		routing = topology.NewFullyAdaptive(topo)
 	default:
-		routing = topology.NewDimensionOrder(topo)
+		routing = topology.NewDimensionOrderTies(topo, cfg.Ties)
 	}
 	if cfg.Router.VCs < routing.Classes() && !cfg.singleClass {
 		return nil, fmt.Errorf("network: %s routing on a %s needs %d VC classes, the router has %d VCs",
@@ -251,8 +252,7 @@ func New(cfg Config) (*Network, error) {
 	}
 	if table := routeTable(nn, route); table != nil {
 		route = func(cur, dest int, out []router.Candidate) []router.Candidate {
-			e := table[cur*nn+dest]
-			return append(out, router.Candidate{Port: int(e >> 8), Class: int(e & 0xff)})
+			return tableRoute(table[cur*nn+dest], out)
 		}
 	}
 	for i := 0; i < nn; i++ {
@@ -338,7 +338,6 @@ func (n *Network) usePlane() error {
 	if err != nil {
 		return err
 	}
-	pl.RouterOrder = n.cfg.Routing == RoutingRandomMinimal // the only routing that draws as a head is written
 	n.plane = pl
 	return nil
 }
@@ -425,30 +424,54 @@ func maxString(m int) string {
 // cache misses would cost what it saves.
 const maxRouteTable = 256
 
+// tableTwo marks a route-table entry with two candidates.
+const tableTwo = 1 << 31
+
 // routeTable tabulates a routing function that gives one candidate for
-// every (router, destination) pair, as dimension-order routing does:
-// entry cur*nodes + dest is the candidate's port<<8 | class. Routing
-// functions are functions of (cur, dest) only (topology.Routing), so the
-// table answers as the function would. It returns nil, and the function
-// is called as before, when some pair has several candidates (random
-// minimal, adaptive), a port or class does not fit a byte, or the network
-// has more than maxRouteTable nodes.
-func routeTable(nodes int, route router.RouteFunc) []uint16 {
+// every (router, destination) pair, or two for some, as dimension-order
+// routing does (two at a balanced tie, topology.TiesBalanced): entry
+// cur*nodes + dest is the first candidate's port<<8 | class, and with
+// bit 31 (tableTwo) set the second's port<<24 | class<<16 (port < 128).
+// Routing functions are functions of (cur, dest) only (topology.Routing),
+// so the table answers as the function would. It returns nil,
+// and the function is called as before, when some pair has more than two
+// candidates (random minimal, adaptive), a port or class does not fit,
+// or the network has more than maxRouteTable nodes.
+func routeTable(nodes int, route router.RouteFunc) []uint32 {
 	if nodes > maxRouteTable {
 		return nil
 	}
-	table := make([]uint16, nodes*nodes)
+	table := make([]uint32, nodes*nodes)
 	buf := make([]router.Candidate, 0, 8)
 	for cur := 0; cur < nodes; cur++ {
 		for dest := 0; dest < nodes; dest++ {
 			buf = route(cur, dest, buf[:0])
-			if len(buf) != 1 || buf[0].Port > 0xff || buf[0].Class > 0xff {
+			if len(buf) < 1 || len(buf) > 2 {
 				return nil
 			}
-			table[cur*nodes+dest] = uint16(buf[0].Port<<8 | buf[0].Class)
+			var e uint32
+			for k, c := range buf {
+				if c.Port > 0x7f || c.Class > 0xff {
+					return nil
+				}
+				e |= uint32(c.Port<<8|c.Class) << (16 * k)
+			}
+			if len(buf) == 2 {
+				e |= tableTwo
+			}
+			table[cur*nodes+dest] = e
 		}
 	}
 	return table
+}
+
+// tableRoute appends the candidates of route-table entry e to out.
+func tableRoute(e uint32, out []router.Candidate) []router.Candidate {
+	out = append(out, router.Candidate{Port: int(e >> 8 & 0xff), Class: int(e & 0xff)})
+	if e&tableTwo != 0 {
+		out = append(out, router.Candidate{Port: int(e >> 24 & 0x7f), Class: int(e >> 16 & 0xff)})
+	}
+	return out
 }
 
 // Topology returns the network's topology (nil for a multistage fabric).

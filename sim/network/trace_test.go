@@ -135,17 +135,17 @@ func TestDeliveryTraceGolden(t *testing.T) {
 		count int
 	}{
 		"adaptive-escape": {"42a8f1e5df6e5517", 7127},
-		"dor-torus":       {"bf46b9c28b6c3e06", 1748},
-		"dor-torus8-sat":  {"419a988d3acbab0d", 6187},
-		"random-minimal":  {"3b46b6d1e4e92980", 2770},
+		"dor-torus":       {"77a00b59dec6c0a8", 1752},
+		"dor-torus8-sat":  {"a013030115d25c3e", 6981},
+		"random-minimal":  {"6d0d2cbfd3825506", 2768},
 		"hypercube":       {"a950d522185098e0", 3574},
-		"latencies":       {"64dadc57af035ecf", 1746},
+		"latencies":       {"acacfd2e63dd149e", 1746},
 		"mesh-4vc":        {"d0561a782f3e460b", 2760},
 		"multistage":      {"d410d38a7ea49452", 9417},
-		"saf":             {"6864609283bb1cc2", 1189},
+		"saf":             {"5266f3c91b59bf7e", 1190},
 		"scouting-k3":     {"d5b0d1dff22d1365", 4826},
-		"vct":             {"bccf0c2200e4a6f2", 1748},
-		"zero-pipeline":   {"01a8b8de91116336", 1754},
+		"vct":             {"4848be6d45462716", 1751},
+		"zero-pipeline":   {"9f135a59356a0956", 1753},
 	}
 	for name, cfg := range traceCases() {
 		t.Run(name, func(t *testing.T) {
