@@ -7,6 +7,7 @@ import (
 	"github.com/flitsim/flitsim/sim/network"
 	"github.com/flitsim/flitsim/topology"
 	"github.com/flitsim/flitsim/topology/multistage"
+	"github.com/flitsim/flitsim/traffic/trace"
 )
 
 // switchingOf maps switching.technique to the router's switching.
@@ -53,12 +54,22 @@ func (e *Experiment) NetworkConfig(point int, seed uint64) (network.Config, erro
 	if err != nil {
 		return network.Config{}, fmt.Errorf("configs: %s: %w", e.Name, err)
 	}
+	rate, speedup := e.MessageRate(point), 0.0
+	var tr *trace.Trace
+	if t.Trace.File != "" {
+		if tr, err = e.loadedTrace(); err != nil {
+			return network.Config{}, fmt.Errorf("configs: %s: %w", e.Name, err)
+		}
+		rate, speedup = 0, e.Sweep.Rates[point]
+	}
 	return network.Config{
-		Topology:   spec,
-		Multistage: ms,
-		Routing:    e.Routing,
-		EscapeVCs:  e.Router.EscapeVCs,
-		Ties:       ties,
+		Trace:        tr,
+		TraceSpeedup: speedup,
+		Topology:     spec,
+		Multistage:   ms,
+		Routing:      e.Routing,
+		EscapeVCs:    e.Router.EscapeVCs,
+		Ties:         ties,
 		Router: router.Config{
 			VCs: e.Router.VCs, BufferDepth: e.Router.BufferDepth,
 			RoutingDelay: e.Router.RoutingDelay, VCAllocDelay: e.Router.VCAllocDelay,
@@ -75,7 +86,7 @@ func (e *Experiment) NetworkConfig(point int, seed uint64) (network.Config, erro
 		Process:          t.Process,
 		Burst:            t.BurstLength,
 		Duty:             t.DutyCycle,
-		Rate:             e.MessageRate(point),
+		Rate:             rate,
 		Length: network.LengthSpec{
 			Distribution: t.Length.Distribution, Flits: t.Length.Flits, Mean: t.Length.Mean, Max: t.Length.Max,
 		},

@@ -190,6 +190,29 @@ type Traffic struct {
 	DutyCycle   float64 `yaml:"duty_cycle" json:"duty_cycle,omitempty"`
 	// Length is the message-length distribution.
 	Length Length `yaml:"length" json:"length,omitzero"`
+	// Trace replaces the synthetic sources by a packet trace (mode
+	// network): destinations, times, lengths and dependencies come from
+	// it, and sweep.unit is trace-speedup.
+	Trace Trace `yaml:"trace" json:"trace,omitzero"`
+}
+
+// Trace is a trace-driven workload (package traffic/trace; replay rule in
+// sim/network).
+type Trace struct {
+	// File is the trace, relative to the config file's directory.
+	File string `yaml:"file" json:"file"`
+	// Format is "netrace" (default: netrace v1, bzip2-compressed or not)
+	// or "text" (flitsim's text format, trace.ReadText).
+	Format string `yaml:"format" json:"format"`
+	// FlitBytes is the flit width a netrace packet's bytes are cut into
+	// (default 16: 8-byte control packets take 1 flit, 72-byte data
+	// packets 5). Netrace only.
+	FlitBytes int `yaml:"flit_bytes" json:"flit_bytes,omitempty"`
+	// MaxPackets replays only the first MaxPackets packets (0: all).
+	MaxPackets int `yaml:"max_packets" json:"max_packets,omitempty"`
+	// Digest is the SHA-256 of the trace file, filled in by the loader so
+	// that the config hash changes with the trace's content.
+	Digest string `yaml:"-" json:"digest"`
 }
 
 // Length is the message-length distribution, in flits.
@@ -220,6 +243,10 @@ const (
 	// UnitSlots (mode slotted): lambda in packets per node per slot
 	// (Jacquet–Mühlethaler Figs. 1–3).
 	UnitSlots = "packets/node/slot"
+	// UnitTraceSpeedup (mode network with traffic.trace): each rate is
+	// the factor the trace's recorded cycles are divided by (1: as
+	// recorded).
+	UnitTraceSpeedup = "trace-speedup"
 )
 
 // Sweep is the list of offered loads to simulate.

@@ -142,6 +142,12 @@ func validate(e *Experiment, r *reporter) {
 	case "network":
 		topoOK := validateNetwork(e, r)
 		validateRouter(e, r, topoOK)
+		if r.set("traffic.trace") {
+			maxLen := validateTrace(e, r, topoOK)
+			validateSwitching(e, r, maxLen, maxLen > 0)
+			validateSweep(e, r, false)
+			break
+		}
 		maxLen, lenOK := validateLength(e, r)
 		validateSwitching(e, r, maxLen, lenOK)
 		validateTraffic(e, r, topoOK)
@@ -465,7 +471,7 @@ func validateTraffic(e *Experiment, r *reporter, topoOK bool) {
 
 // sweepUnits lists the sweep.unit values of each mode.
 var sweepUnits = map[string][]string{
-	"network": {UnitMessages, UnitFlits},
+	"network": {UnitMessages, UnitFlits, UnitTraceSpeedup},
 	"closed":  {UnitPopulation},
 	"delta":   {UnitRho},
 	"slotted": {UnitSlots},
@@ -520,6 +526,13 @@ func validateSweep(e *Experiment, r *reporter, lenOK bool) {
 		}
 		switch e.Mode {
 		case "network":
+			if (s.Unit == UnitTraceSpeedup) != r.set("traffic.trace") && i == 0 {
+				if s.Unit == UnitTraceSpeedup {
+					r.errorf("sweep.unit", "trace-speedup applies only with traffic.trace")
+				} else {
+					r.errorf("sweep.unit", "a trace run sweeps its speed-up: unit trace-speedup (rates: factors dividing the recorded cycles, 1 = as recorded)")
+				}
+			}
 			if e.Traffic.Process == "bernoulli" && lenOK {
 				if m := e.MessageRate(i); m > 1 {
 					r.errorf(p, "a Bernoulli source creates at most 1 message per cycle; rate %g is %g messages/node/cycle", v, m)

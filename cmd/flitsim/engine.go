@@ -70,6 +70,9 @@ func networkOutcome(r network.Result) sweep.Outcome {
 		NetworkLatency: r.NetworkLatency, NetworkLatencyCI95: r.NetworkLatencyCI95,
 		Accepted: r.Accepted, Offered: r.Offered, Cycles: r.Cycles,
 	}
+	if r.Trace != nil {
+		return traceOutcome(o, r)
+	}
 	if r.Status != network.StatusOK {
 		return o
 	}
@@ -220,6 +223,39 @@ func slottedOutcome(r slotted.Result) sweep.Outcome {
 		metric("p busy", r.Busy.Mean, r.Busy.HalfWidth),
 		metric("x1 slots/hop", r.HopService.Mean, r.HopService.HalfWidth),
 		metric("hops", r.Hops.Mean, r.Hops.HalfWidth),
+	}
+	return o
+}
+
+// traceOutcome maps a trace-driven run (network.TraceResult) onto a
+// results row: latency and network latency are the per-packet means over
+// the whole trace with no CI (a trace's packets are not a sample),
+// accepted and offered are flits/node/cycle over the run time, cycles the
+// cycles simulated; extra holds the run time T (cycles to deliver the
+// trace), the ideal run time T0 (every packet at its zero-load latency),
+// the slowdown T/T0, the mean packet slowdown (latency / zero-load
+// latency), the latency percentiles and maximum, hops, source wait and
+// the packet counts. An unconverged or deadlocked trace run is, like any
+// row that is not ok, reported with its reason, accepted and offered only.
+func traceOutcome(o sweep.Outcome, r network.Result) sweep.Outcome {
+	t := r.Trace
+	o.LatencyCI95, o.NetworkLatencyCI95 = noNumber, noNumber
+	if r.Status != network.StatusOK {
+		o.Latency, o.NetworkLatency = noNumber, noNumber
+	}
+	o.Extra = []sweep.Metric{
+		metric("run cycles", float64(t.RunCycles), noNumber),
+		metric("ideal run cycles", float64(t.IdealCycles), noNumber),
+		metric("slowdown", t.Slowdown, noNumber),
+		metric("packet slowdown", t.PacketSlowdown, noNumber),
+		metric("p50 cycles", float64(t.P50), noNumber),
+		metric("p95 cycles", float64(t.P95), noNumber),
+		metric("p99 cycles", float64(t.P99), noNumber),
+		metric("max cycles", float64(t.MaxLatency), noNumber),
+		metric("hops", t.Hops, noNumber),
+		metric("source wait cycles", t.SourceWait, noNumber),
+		metric("packets", float64(t.Packets), noNumber),
+		metric("delivered", float64(t.Delivered), noNumber),
 	}
 	return o
 }

@@ -394,6 +394,17 @@ func (n *Network) startTraffic() error {
 // traffic builds the length distribution (checking that cut-through and
 // store-and-forward messages fit a buffer) and the arrival process.
 func (c Config) traffic() (traffic.Length, traffic.Process, error) {
+	if c.Trace != nil {
+		if c.Router.Switching == router.VirtualCutThrough || c.Router.Switching == router.StoreAndForward {
+			for i := range c.Trace.Packets {
+				if f := int(c.Trace.Packets[i].Flits); f > c.Router.BufferDepth {
+					return nil, nil, fmt.Errorf("network: %s needs every message to fit one VC buffer (%d flits) but trace packet %d (record %d) has %d flits",
+						c.Router.Switching, c.Router.BufferDepth, c.Trace.Packets[i].ID, i+1, f)
+				}
+			}
+		}
+		return nil, nil, nil
+	}
 	length, err := c.length()
 	if err != nil {
 		return nil, nil, err

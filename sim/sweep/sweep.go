@@ -17,6 +17,7 @@ const (
 	StatusSaturated   = "saturated"     // offered load above what the network accepts
 	StatusDeadlock    = "deadlock"      // flits in flight and none moving
 	StatusOutOfDomain = "out-of-domain" // a model's assumptions do not hold
+	StatusUnconverged = "unconverged"   // the run was cut off before it finished (a trace not fully delivered)
 )
 
 // SourceSim is the source column of simulated rows; models use "model:<name>".
@@ -129,14 +130,15 @@ func Units(jobs []Job) []Unit {
 
 // Combine merges the outcomes of one point's replications (in replication
 // order) into its row, as the package doc says. The status is the worst of
-// the replications (deadlock, then saturated, then out-of-domain, then ok);
+// the replications (deadlock, then saturated, then unconverged, then
+// out-of-domain, then ok);
 // a point that is not ok has no latency, only accepted and offered.
 func Combine(job Job, point int, outs []Outcome, version string) Row {
 	row := Row{
 		Config: job.Name, Source: SourceSim, Rate: job.Rates[point], RateUnit: job.RateUnit,
 		Status: StatusOK, Replications: len(outs), Seed: job.Seed, ConfigHash: job.Hash, Version: version,
 	}
-	rank := map[string]int{StatusOK: 0, StatusOutOfDomain: 1, StatusSaturated: 2, StatusDeadlock: 3}
+	rank := map[string]int{StatusOK: 0, StatusOutOfDomain: 1, StatusUnconverged: 2, StatusSaturated: 3, StatusDeadlock: 4}
 	var acc, off float64
 	for i, o := range outs {
 		st := o.Status
