@@ -17,7 +17,7 @@ var notRead = map[string][]string{
 	"network": {"closed", "delta", "slotted", "run.max_time"},
 	"closed": {
 		"network.bidirectional", "network.link_latency", "network.credit_delay", "network.injection_latency",
-		"network.ejection_latency", "network.ejection_vcs", "router", "routing", "switching",
+		"network.ejection_latency", "network.ejection_vcs", "network.injection_vcs", "router", "routing", "switching",
 		"traffic.process", "traffic.burst_length", "traffic.duty_cycle", "traffic.length", "traffic.include_self", "delta", "slotted", "run.max_cycles", "run.backlog_limit", "run.deadlock_cycles",
 	},
 	"delta": {

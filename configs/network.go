@@ -82,6 +82,7 @@ func (e *Experiment) NetworkConfig(point int, seed uint64) (network.Config, erro
 		InjectionLatency: e.Network.InjectionLatency,
 		EjectionLatency:  e.Network.EjectionLatency,
 		EjectionVCs:      e.Network.EjectionVCs,
+		InjectionVCs:     e.Network.InjectionVCs,
 		Pattern:          e.patternSpec(),
 		Process:          t.Process,
 		Burst:            t.BurstLength,

@@ -102,6 +102,14 @@ type Network struct {
 	EjectionLatency int `yaml:"ejection_latency" json:"ejection_latency"`
 	// EjectionVCs is the VCs of the ejection port (0, the default, means router.vcs).
 	EjectionVCs int `yaml:"ejection_vcs" json:"ejection_vcs"`
+	// InjectionVCs is how many messages a node's interface injects at
+	// once, each on its own local input VC, sharing the injection channel
+	// flit by flit (1..router.vcs; 0, the default, means 1: one message at
+	// a time). Safaei et al.'s source queue has V servers ("a message in
+	// the source node can enter the network through any of the V virtual
+	// channels"): injection_vcs = router.vcs. Left out of the canonical
+	// encoding when 0, so existing hashes are unchanged.
+	InjectionVCs int `yaml:"injection_vcs" json:"injection_vcs,omitempty"`
 }
 
 // Router is the input-queued virtual-channel router micro-architecture.

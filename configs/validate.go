@@ -244,6 +244,9 @@ func validateNetwork(e *Experiment, r *reporter) bool {
 	intRange(r, "network.injection_latency", nw.InjectionLatency, 0, maxDelay)
 	intRange(r, "network.ejection_latency", nw.EjectionLatency, 0, maxDelay)
 	intRange(r, "network.ejection_vcs", nw.EjectionVCs, 0, maxVCs)
+	if intRange(r, "network.injection_vcs", nw.InjectionVCs, 0, maxVCs) && nw.InjectionVCs > e.Router.VCs && e.Router.VCs >= 1 {
+		r.errorf("network.injection_vcs", "%d messages injected at once need as many local VCs: above router.vcs %d", nw.InjectionVCs, e.Router.VCs)
+	}
 	return ok
 }
 

@@ -34,8 +34,8 @@ var paperKeys = map[string]int{
 	"network.dimensions": useEngine | useModel, "network.bidirectional": useEngine | useModel,
 	"network.link_latency": useEngine, "network.credit_delay": useEngine,
 	"network.injection_latency": useEngine, "network.ejection_latency": useEngine,
-	"network.ejection_vcs": useEngine,
-	"router.vcs":           useEngine | useModel, "router.buffer_depth": useEngine, "router.escape_vcs": useEngine,
+	"network.ejection_vcs": useEngine, "network.injection_vcs": useEngine,
+	"router.vcs": useEngine | useModel, "router.buffer_depth": useEngine, "router.escape_vcs": useEngine,
 	"routing":             useEngine,
 	"switching.technique": useEngine, "switching.scouting_distance": useEngine | useModel,
 	// The model holds for uniform destinations only (seed 004 §3.1).

@@ -82,6 +82,13 @@ type Config struct {
 	InjectionLatency int // cycles from NIC to router input buffer, >= 0 (-1 means 0; 0 means 0)
 	EjectionLatency  int // cycles from router output to sink, >= 0
 	EjectionVCs      int // VCs of the local output port; 0 means Router.VCs (Multistage: must be Router.VCs)
+	// InjectionVCs is how many messages a NIC injects at once, each on its
+	// own local input VC, sharing the injection channel flit by flit
+	// (1..Router.VCs; 0 means 1: a message is injected completely before
+	// the next one starts). Seed 004 §3.2.2 lets a message "enter the
+	// network through any of the V virtual channels" (its source queue
+	// has V servers); InjectionVCs = V is that source.
+	InjectionVCs int
 
 	Pattern traffic.PatternSpec
 	Process string  // "bernoulli" (default), "poisson" or "onoff"
@@ -140,6 +147,9 @@ func (c Config) withDefaults() Config {
 	if c.EjectionVCs == 0 {
 		c.EjectionVCs = c.Router.VCs
 	}
+	if c.InjectionVCs == 0 {
+		c.InjectionVCs = 1
+	}
 	if c.Process == "" {
 		c.Process = "bernoulli"
 	}
@@ -170,6 +180,9 @@ func (c Config) validate() error {
 	}
 	if c.EjectionVCs < 1 || c.EjectionVCs > c.Router.VCs {
 		add("network: EjectionVCs = %d, want 1..%d", c.EjectionVCs, c.Router.VCs)
+	}
+	if c.InjectionVCs < 1 || c.InjectionVCs > c.Router.VCs {
+		add("network: InjectionVCs = %d, want 1..%d", c.InjectionVCs, c.Router.VCs)
 	}
 	if c.Graph != nil {
 		if c.Multistage != nil {

@@ -26,12 +26,22 @@ type packet struct {
 
 // nic is a node's network interface: it injects the packets of the source
 // queue, one flit per cycle, into the router's local input port, holding one
-// credit counter per local input VC.
+// credit counter per local input VC. It injects up to len(lanes) packets at
+// once (Config.InjectionVCs), each on its own local input VC, serving the
+// lanes round-robin one flit per cycle; with one lane (the default) a
+// packet is injected completely before the next one starts.
 type nic struct {
+	lanes  []nicLane
+	active int32 // lanes holding a packet
+	rr     int32 // next local VC to try for a new packet
+	next   int32 // next lane to serve
+}
+
+// nicLane is one packet being injected.
+type nicLane struct {
 	cur  int32 // packet being injected, -1 when none
 	sent int32 // flits of cur already sent
 	vc   int32 // local input VC cur uses
-	rr   int32 // next VC to try for a new packet
 }
 
 // Network is one flit-level network at one offered load. It is not safe for
@@ -84,7 +94,7 @@ type Network struct {
 	probeAt    sim.Cycle            // VCAllocDelay + linkAt: a granted header to the next router
 
 	nics     []nic
-	srcQ     []sim.FIFO[int32] // per terminal: ids of the messages waiting, the one being injected first
+	srcQ     []sim.FIFO[int32] // per terminal: ids of the messages waiting (those being injected are in the NIC's lanes)
 	sources  []uint64          // terminals with a message in their source queue, one bit each
 	termPort []int32           // multistage: the first-stage input port terminal t feeds
 	startRNG []*rand.Rand      // graph networks: per terminal, the routing start draws (Valiant's intermediate)
@@ -363,13 +373,18 @@ func (n *Network) initLines() {
 func (n *Network) initTerminals() {
 	nt := n.terms
 	n.nics = make([]nic, nt)
+	nl := n.cfg.InjectionVCs
+	lanes := make([]nicLane, nt*nl)
+	for k := range lanes {
+		lanes[k].cur = -1
+	}
 	n.sources = make([]uint64, (nt+63)/64)
 	n.srcQ = make([]sim.FIFO[int32], nt)
 	n.arrRNG = make([]*rand.Rand, nt)
 	n.destRNG = make([]*rand.Rand, nt)
 	n.lenRNG = make([]*rand.Rand, nt)
 	for i := 0; i < nt; i++ {
-		n.nics[i] = nic{cur: -1}
+		n.nics[i] = nic{lanes: lanes[i*nl : (i+1)*nl : (i+1)*nl]}
 		n.arrRNG[i] = sim.NewStream(n.cfg.Seed, sim.PurposeTrafficArrival, uint64(i))
 		n.destRNG[i] = sim.NewStream(n.cfg.Seed, sim.PurposeTrafficDest, uint64(i))
 		n.lenRNG[i] = sim.NewStream(n.cfg.Seed, sim.PurposeTrafficLength, uint64(i))
@@ -500,12 +515,12 @@ func (n *Network) InFlight() int64 {
 	return n.generatedFlits - n.deliveredFlits - n.queuedFlits
 }
 
-// Backlog returns the messages waiting in source queues, the one being
+// Backlog returns the messages waiting in source queues, those being
 // injected included.
 func (n *Network) Backlog() int {
 	b := 0
 	for i := range n.srcQ {
-		b += n.srcQ[i].Len()
+		b += n.srcQ[i].Len() + int(n.nics[i].active)
 	}
 	return b
 }
@@ -538,7 +553,7 @@ func (n *Network) inject() {
 					n.stats.channelFlits[t]++ // injection channel c = t
 				}
 			}
-			if n.srcQ[t].Len() == 0 {
+			if n.srcQ[t].Len() == 0 && n.nics[t].active == 0 {
 				n.sources[w] &^= 1 << (uint(t) & 63)
 			}
 		}
@@ -711,62 +726,91 @@ func (n *Network) sendControl(i int, r *router.Router) {
 
 // injectFlit lets terminal i's NIC put at most one flit on its injection
 // line, which enters input port `port` of router `node` (direct networks:
-// router i's local port). It reports whether a flit was sent.
+// router i's local port). It reports whether a flit was sent. The lanes are
+// served round-robin from the one after the last served; an idle lane
+// starts the next queued packet on the next local input VC (from rr) that
+// has a free slot and no packet of another lane.
 func (n *Network) injectFlit(i, node, port int) bool {
 	now := n.now
 	q := &n.srcQ[i]
-	if q.Len() == 0 {
-		return false
-	}
 	r := n.routers[node]
 	ni := &n.nics[i]
-	if ni.cur < 0 {
-		// A new packet takes the next local input VC with a free slot.
-		vc := int32(-1)
-		for k := int32(0); k < int32(n.vcs); k++ {
-			v := ni.rr + k
-			if v >= int32(n.vcs) {
-				v -= int32(n.vcs)
+	nl := int32(len(ni.lanes))
+	for k := int32(0); k < nl; k++ {
+		l := ni.next + k
+		if l >= nl {
+			l -= nl
+		}
+		ln := &ni.lanes[l]
+		if ln.cur < 0 {
+			if q.Len() == 0 {
+				continue
 			}
-			if r.CanAccept(port, int(v), now) {
-				vc = v
-				break
+			vc := n.freeLocalVC(ni, r, port, now)
+			if vc < 0 {
+				continue
+			}
+			ln.cur, ln.sent, ln.vc = q.Pop(), 0, vc
+			ni.active++
+		}
+		pk := &n.packets[ln.cur]
+		f := router.Flit{Packet: ln.cur, Dest: pk.dst, Len: pk.length}
+		if n.g != nil {
+			f.Dest = ln.cur // graph routing reads the packet's destination and state by its id
+		}
+		if ln.sent == 0 {
+			f.Flags |= router.Head
+		}
+		if ln.sent == pk.length-1 {
+			f.Flags |= router.Tail
+		}
+		if !r.Inject(port, int(ln.vc), f, now, now+sim.Cycle(n.cfg.InjectionLatency)) {
+			continue
+		}
+		if ln.sent == 0 {
+			pk.inject = now
+		}
+		n.queuedFlits--
+		n.lastProgress = now
+		ln.sent++
+		if ln.sent == pk.length {
+			ln.cur = -1
+			ni.active--
+			ni.rr = ln.vc + 1
+			if ni.rr == int32(n.vcs) {
+				ni.rr = 0
 			}
 		}
-		if vc < 0 {
-			return false
+		if ni.next = l + 1; ni.next == nl {
+			ni.next = 0
 		}
-		ni.cur, ni.sent, ni.vc = q.Front(), 0, vc
+		return true
 	}
-	pk := &n.packets[ni.cur]
-	f := router.Flit{Packet: ni.cur, Dest: pk.dst, Len: pk.length}
-	if n.g != nil {
-		f.Dest = ni.cur // graph routing reads the packet's destination and state by its id
-	}
-	if ni.sent == 0 {
-		f.Flags |= router.Head
-	}
-	if ni.sent == pk.length-1 {
-		f.Flags |= router.Tail
-	}
-	if !r.Inject(port, int(ni.vc), f, now, now+sim.Cycle(n.cfg.InjectionLatency)) {
-		return false
-	}
-	if ni.sent == 0 {
-		pk.inject = now
-	}
-	n.queuedFlits--
-	n.lastProgress = now
-	ni.sent++
-	if ni.sent == pk.length {
-		q.Pop()
-		ni.cur = -1
-		ni.rr = ni.vc + 1
-		if ni.rr == int32(n.vcs) {
-			ni.rr = 0
+	return false
+}
+
+// freeLocalVC returns the first local input VC from ni.rr on that has a
+// free slot and carries no packet of another lane of ni, or -1.
+func (n *Network) freeLocalVC(ni *nic, r *router.Router, port int, now sim.Cycle) int32 {
+	for k := int32(0); k < int32(n.vcs); k++ {
+		v := ni.rr + k
+		if v >= int32(n.vcs) {
+			v -= int32(n.vcs)
+		}
+		if !r.CanAccept(port, int(v), now) {
+			continue
+		}
+		taken := false
+		for j := range ni.lanes {
+			if ni.lanes[j].cur >= 0 && ni.lanes[j].vc == v {
+				taken = true
+			}
+		}
+		if !taken {
+			return v
 		}
 	}
-	return true
+	return -1
 }
 
 // eject puts flit f, leaving a router for its sink in this cycle, on the
@@ -864,8 +908,10 @@ func (n *Network) checkConservation() {
 		for k := 0; k < q.Len(); k++ {
 			queued += int64(n.packets[q.At(k)].length)
 		}
-		if n.nics[i].cur >= 0 {
-			queued -= int64(n.nics[i].sent)
+		for _, ln := range n.nics[i].lanes {
+			if ln.cur >= 0 {
+				queued += int64(n.packets[ln.cur].length - ln.sent)
+			}
 		}
 	}
 	if queued != n.queuedFlits || n.generatedFlits != n.deliveredFlits+queued+inNet {

@@ -49,6 +49,7 @@ func TestPaperEngineKeysMatter(t *testing.T) {
 		{"network.injection_latency", nil, func(c *Config) { c.InjectionLatency = 1 }},
 		{"network.ejection_latency", nil, func(c *Config) { c.EjectionLatency = 1 }},
 		{"network.ejection_vcs", nil, func(c *Config) { c.EjectionVCs = 2 }},
+		{"network.injection_vcs", nil, func(c *Config) { c.InjectionVCs = 2 }},
 		{"router.vcs", nil, func(c *Config) { c.Router.VCs = 3 }},
 		{"router.buffer_depth", nil, func(c *Config) { c.Router.BufferDepth = 3 }},
 		{"router.escape_vcs", withEscape, func(c *Config) { c.EscapeVCs = 0 }},
@@ -74,5 +75,49 @@ func TestPaperEngineKeysMatter(t *testing.T) {
 				t.Fatalf("%s changed and the run did not: the engine ignores it", tc.key)
 			}
 		})
+	}
+}
+
+// TestInjectionVCsInterleaveMessages: two 8-flit messages 0 -> 1 and
+// 0 -> 4 (one hop each, different output ports) on a 4x4 torus, both
+// offered in cycle 0, wormhole on the one-cycle router (a flit injected in
+// cycle c of a one-hop message is delivered in c + 1).
+//
+// InjectionVCs = 1 (one message at a time): the first is injected in
+// cycles 0..7 and delivered in 8 = D + M - 1; the second starts in 8 and
+// is delivered in 16.
+//
+// InjectionVCs = 2 (seed 004's V-server source): both start at once and
+// share the injection channel flit by flit, first at even cycles 0..14,
+// second at odd cycles 1..15: delivered in 15 and 16; the second's head
+// left the source in cycle 1 instead of 8.
+func TestInjectionVCsInterleaveMessages(t *testing.T) {
+	for _, tc := range []struct {
+		inj  int
+		want string
+	}{{1, "[{8 0} {16 8}]"}, {2, "[{15 0} {16 1}]"}} {
+		c := paperBase()
+		c.Rate, c.InjectionVCs = 0, tc.inj
+		c.Router.Switching, c.Router.ScoutingDistance = router.Wormhole, 0
+		n, err := New(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		type li struct{ lat, inj int64 }
+		var got []li
+		n.OnDeliver(func(d Delivery) { got = append(got, li{int64(d.Latency), int64(d.Injected)}) })
+		n.Offer(0, 1, 8)
+		n.Offer(0, 4, 8)
+		for k := 0; k < 40; k++ {
+			n.Step()
+		}
+		if fmt.Sprint(got) != tc.want {
+			t.Errorf("InjectionVCs %d: {latency injected} %v, want %s", tc.inj, got, tc.want)
+		}
+	}
+	c := paperBase()
+	c.InjectionVCs = 3
+	if _, err := New(c); err == nil {
+		t.Error("InjectionVCs 3 with 2 VCs accepted")
 	}
 }
