@@ -22,12 +22,13 @@ import (
 // hypotheses for the disagreement. Minutes of CPU, so behind a flag:
 //
 //	go test ./validation -run TestSafaeiExperiments -safaei.experiments=paper -v -timeout 60m
+//	go test ./validation -run TestSafaeiExperiments -safaei.experiments=paper-vsource -v -timeout 60m
 //	go test ./validation -run TestSafaeiExperiments -safaei.experiments=hypotheses -v -timeout 60m
 //
 // Every point runs with seed 1 and a reduced run control (10 000 measured
 // cycles at least, 100 000 in all, 3 % CI target), so a rerun prints the
 // same table.
-var safaeiExperiments = flag.String("safaei.experiments", "", "run the Safaei experiments of docs/validation.md: paper or hypotheses")
+var safaeiExperiments = flag.String("safaei.experiments", "", "run the Safaei experiments of docs/validation.md: paper, paper-vsource or hypotheses")
 
 // expRun is the reduced run control of the experiments (backlog per node).
 func expRun(nodes int) sim.RunControl {
@@ -100,11 +101,13 @@ func TestSafaeiExperiments(t *testing.T) {
 	case "":
 		t.Skip("long experiments; run with -safaei.experiments=paper or =hypotheses (docs/validation.md)")
 	case "paper":
-		safaeiPaper(t)
+		safaeiPaper(t, false)
+	case "paper-vsource":
+		safaeiPaper(t, true)
 	case "hypotheses":
 		safaeiHypotheses(t)
 	default:
-		t.Fatalf("-safaei.experiments=%q: want paper or hypotheses", *safaeiExperiments)
+		t.Fatalf("-safaei.experiments=%q: want paper, paper-vsource or hypotheses", *safaeiExperiments)
 	}
 }
 
@@ -131,8 +134,10 @@ func loadExp(t *testing.T, path string) (network.Config, scouting.Params, float6
 
 // safaeiPaper runs the paper's Figure 1 set-ups as the paper states them
 // (configs/scouting/paper: V = 1 and 6, no escape channels) at 0.25, 0.5,
-// 0.75 and 0.9 of the model's saturation load.
-func safaeiPaper(t *testing.T) {
+// 0.75 and 0.9 of the model's saturation load; vsource gives the V = 6
+// files the source of seed 004 §3.2.2 (injection_vcs = V; V = 1 is the
+// same either way and is skipped).
+func safaeiPaper(t *testing.T, vsource bool) {
 	files, err := filepath.Glob("../configs/scouting/paper/*.yaml")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no paper configs: %v", err)
@@ -141,6 +146,12 @@ func safaeiPaper(t *testing.T) {
 	var out strings.Builder
 	for _, f := range files {
 		cfg, p, sat := loadExp(t, f)
+		if vsource {
+			if cfg.Router.VCs == 1 {
+				continue
+			}
+			cfg.InjectionVCs = cfg.Router.VCs
+		}
 		fmt.Fprintf(&out, "%s (model l_g,sat %.6f)\n", filepath.Base(f), sat)
 		for _, frac := range []float64{0.25, 0.5, 0.75, 0.9} {
 			ep := runExpPoint(t, cfg, p, frac, sat)
@@ -164,10 +175,14 @@ func safaeiHypotheses(t *testing.T) {
 	bases := []string{
 		"../configs/validation/safaei-8x8-m64-k0.yaml",
 		"../configs/validation/safaei-8x8-m32-k3.yaml",
+		"../configs/validation/safaei-16x16-m64-k0.yaml",
 	}
 	hyps := []hypothesis{
 		{"base (V = 2, depth 2, one ejection VC, adaptive, Poisson)", nil},
 		{"ejection: V ejection VCs instead of 1", func(c *network.Config, _ *scouting.Params) { c.EjectionVCs = c.Router.VCs }},
+		{"source: V messages injected at once (injection_vcs = V), the model's V-server queue", func(c *network.Config, _ *scouting.Params) {
+			c.InjectionVCs = c.Router.VCs
+		}},
 		{"buffer depth 4 instead of 2", func(c *network.Config, _ *scouting.Params) { c.Router.BufferDepth = 4 }},
 		{"buffer depth 16 instead of 2", func(c *network.Config, _ *scouting.Params) { c.Router.BufferDepth = 16 }},
 		{"selection: one minimal path drawn at routing time (random-minimal)", func(c *network.Config, _ *scouting.Params) {
@@ -180,6 +195,9 @@ func safaeiHypotheses(t *testing.T) {
 			c.Pattern.IncludeSelf = true
 		}},
 		{"model: printed Eq. (8)", func(_ *network.Config, p *scouting.Params) { p.Variant = scouting.Printed }},
+		{"combined: V-server source, V ejection VCs, depth 16", func(c *network.Config, _ *scouting.Params) {
+			c.InjectionVCs, c.EjectionVCs, c.Router.BufferDepth = c.Router.VCs, c.Router.VCs, 16
+		}},
 	}
 	var out strings.Builder
 	for _, b := range bases {
