@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/emirpasic/gods/v2 v2.0.0-alpha
+	github.com/goccy/go-yaml v1.19.2
 	github.com/spf13/pflag v1.0.10
 	golang.org/x/sys v0.49.0
 	golang.org/x/term v0.47.0

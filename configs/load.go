@@ -17,6 +17,8 @@ import (
 
 	"github.com/flitsim/flitsim/sim/network"
 	"github.com/flitsim/flitsim/topology"
+	goyaml "github.com/goccy/go-yaml"
+	goparser "github.com/goccy/go-yaml/parser"
 	"gopkg.in/yaml.v3"
 )
 
@@ -28,11 +30,36 @@ const maxFileBytes = 1 << 20
 // found, each naming the file, line and key; an unreadable file gives an
 // [Errors] of one.
 func Load(path string) (*Experiment, error) {
-	data, err := os.ReadFile(path)
+	data, err := ReadFile(path)
 	if err != nil {
 		return nil, Errors{{File: path, Msg: err.Error()}}
 	}
 	return Parse(path, data)
+}
+
+// ErrTooLarge is returned (wrapped) by [ReadFile] for a file longer than
+// the 1 MiB a config may have.
+var ErrTooLarge = errors.New("file too large for a config")
+
+// ReadFile reads the config file at path through a limit: at most 1 MiB
+// and one byte are read, whatever the file is, so that an endless or huge
+// input (/dev/zero, /dev/urandom, a FIFO, a multi-gigabyte file given by
+// mistake) is refused at once instead of being read whole. A directory is
+// refused with the error of reading it.
+func ReadFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxFileBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxFileBytes {
+		return nil, fmt.Errorf("%w: more than %d bytes (a config is YAML text of at most 1 MiB)", ErrTooLarge, maxFileBytes)
+	}
+	return data, nil
 }
 
 // LoadAll loads every file and returns the experiments in argument order,
@@ -74,6 +101,30 @@ func LoadAll(paths []string) ([]*Experiment, error) {
 // yamlLine extracts "line N" from a yaml.v3 syntax error message.
 var yamlLine = regexp.MustCompile(`line (\d+)`)
 
+// syntaxError places a YAML syntax error (err, from yaml.v3) at a line and
+// column. yaml.v3 reports only a line, and often the line where the
+// enclosing flow collection or block started rather than the offending
+// character; goccy/go-yaml's parser locates the offending token, so its
+// position and message are used when it also finds the text malformed.
+// Otherwise yaml.v3's line is kept, at column 1.
+func syntaxError(data []byte, err error) (pos, string, string, string) {
+	var se *goyaml.SyntaxError
+	if _, perr := goparser.ParseBytes(data, 0); errors.As(perr, &se) && se.Token != nil && se.Token.Position != nil && se.Token.Position.Line > 0 {
+		col := max(se.Token.Position.Column, 1)
+		return pos{se.Token.Position.Line, col}, "", "YAML syntax: %s", se.Message
+	}
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	line := 1
+	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+		if l, aerr := strconv.Atoi(m[1]); aerr == nil && l > 0 {
+			line = l
+		}
+	}
+	msg = yamlLine.ReplaceAllString(msg, "")
+	msg = strings.TrimPrefix(msg, ": ")
+	return pos{line, 1}, "", "YAML syntax: %s", msg
+}
+
 // Parse resolves and validates the experiment in data; name is the file
 // name used in messages and for the default experiment name.
 func Parse(name string, data []byte) (*Experiment, error) {
@@ -89,14 +140,7 @@ func Parse(name string, data []byte) (*Experiment, error) {
 			r.errorAt(pos{1, 1}, "", "the file is empty")
 			return nil, r.errs
 		}
-		msg := strings.TrimPrefix(err.Error(), "yaml: ")
-		line := 1
-		if m := yamlLine.FindStringSubmatch(msg); m != nil {
-			if l, aerr := strconv.Atoi(m[1]); aerr == nil {
-				line = l
-			}
-		}
-		r.errorAt(pos{line, 0}, "", "YAML syntax: %s", msg)
+		r.errorAt(syntaxError(data, err))
 		return nil, r.errs
 	}
 	var extra yaml.Node
@@ -114,6 +158,12 @@ func Parse(name string, data []byte) (*Experiment, error) {
 			return nil, r.errs
 		}
 		root = root.Content[0]
+	}
+	// A key missing from the file is reported at its nearest ancestor that
+	// is there (reporter.at); a missing top-level key at the document's
+	// first key, not at 1:1, which is often a comment.
+	if root.Line > 0 {
+		r.pos[""] = pos{root.Line, root.Column}
 	}
 	e := &Experiment{File: name}
 	d := &decoder{r: r}

@@ -56,7 +56,16 @@ func intRange[T int | int64](r *reporter, path string, v, lo, hi T) bool {
 // required reports a problem if path was not written in the file.
 func required(r *reporter, path, what string) bool {
 	if !r.set(path) {
-		r.errorf(path, "missing: %s", what)
+		where := ""
+		// Reported where the nearest written ancestor (or the document)
+		// is; name the outermost section that is missing too.
+		for i := 0; i < len(path); i++ {
+			if path[i] == '.' && !r.set(path[:i]) {
+				where = fmt.Sprintf(" (the file has no %s: section)", path[:i])
+				break
+			}
+		}
+		r.errorf(path, "missing: %s%s", what, where)
 		return false
 	}
 	return true

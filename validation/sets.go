@@ -1,7 +1,6 @@
 package validation
 
 import (
-	"os"
 	"strings"
 
 	"github.com/flitsim/flitsim/configs"
@@ -156,7 +155,7 @@ func LoadSetups(paths []string) ([]Setup, []error) {
 	var out []Setup
 	var errs []error
 	for _, p := range paths {
-		data, err := os.ReadFile(p)
+		data, err := configs.ReadFile(p)
 		if err != nil {
 			errs = append(errs, configs.Errors{{File: p, Msg: err.Error()}})
 			continue

@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"sync"
 	"text/tabwriter"
 
+	"github.com/flitsim/flitsim/configs"
 	"github.com/flitsim/flitsim/sim/sweep"
 	"github.com/flitsim/flitsim/validation"
 )
@@ -100,7 +100,7 @@ func validateSetups(paths []string) ([]validation.Setup, []sweep.Job, []error) {
 	var jobs []sweep.Job
 	var errs []error
 	for _, p := range paths {
-		data, err := os.ReadFile(p)
+		data, err := configs.ReadFile(p)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", p, err))
 			continue

@@ -1,0 +1,113 @@
+package configs
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestReadFileBounded checks that a config is read through its 1 MiB
+// limit: endless devices and oversized files are refused quickly, with
+// ErrTooLarge, and a file of exactly the limit is read whole.
+func TestReadFileBounded(t *testing.T) {
+	dir := t.TempDir()
+	big := filepath.Join(dir, "big.yaml")
+	if err := os.WriteFile(big, make([]byte, maxFileBytes+1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	limit := filepath.Join(dir, "limit.yaml")
+	if err := os.WriteFile(limit, []byte(strings.Repeat("#", maxFileBytes)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"/dev/zero", "/dev/urandom", big} {
+		if _, err := os.Stat(p); err != nil {
+			continue // not on this system
+		}
+		start := time.Now()
+		_, err := ReadFile(p)
+		if !errors.Is(err, ErrTooLarge) {
+			t.Errorf("ReadFile(%s) = %v, want ErrTooLarge", p, err)
+		}
+		if d := time.Since(start); d > 5*time.Second {
+			t.Errorf("ReadFile(%s) took %v", p, d)
+		}
+		_, err = Load(p)
+		var es Errors
+		if !errors.As(err, &es) || len(es) != 1 || es[0].File != p || !strings.Contains(es[0].Msg, "too large") {
+			t.Errorf("Load(%s) = %v, want one problem naming the file and its size", p, err)
+		}
+	}
+	if b, err := ReadFile(limit); err != nil || len(b) != maxFileBytes {
+		t.Errorf("ReadFile(1 MiB file) = %d bytes, %v", len(b), err)
+	}
+	if _, err := ReadFile(dir); err == nil {
+		t.Errorf("ReadFile(directory) succeeded")
+	}
+}
+
+// TestSyntaxErrorPosition checks that a YAML syntax error names the line
+// and column of the offending character, not the line where the enclosing
+// collection began (yaml.v3 alone says line 1 for the first case).
+func TestSyntaxErrorPosition(t *testing.T) {
+	for _, c := range []struct {
+		src       string
+		line, col int
+		msg       string
+	}{
+		{"name: x\nnetwork: {topology: torus, radix: [4\n", 2, 35, "']' not found"},
+		{"a: [1, 2\nb: 3\n", 2, 1, "']'"},
+		{"name: x\nsweep: b: c\n", 2, 8, "not allowed"},
+		{"name: x\nrouter:\n\t- 1\n", 3, 1, "cannot start any token"},
+		{"name: x\ndescription: 'open\n", 2, 14, "single-quoted"},
+		{"name: x\nseed: @1\n", 2, 7, "reserved"},
+	} {
+		_, err := Parse("s.yaml", []byte(c.src))
+		var es Errors
+		if !errors.As(err, &es) || len(es) != 1 {
+			t.Errorf("%q: got %v, want one problem", c.src, err)
+			continue
+		}
+		e := es[0]
+		if e.Line != c.line || e.Column != c.col || !strings.Contains(e.Msg, "YAML syntax") || !strings.Contains(e.Msg, c.msg) {
+			t.Errorf("%q: got %s, want s.yaml:%d:%d: YAML syntax: ...%s...", c.src, e, c.line, c.col, c.msg)
+		}
+	}
+}
+
+// TestMissingKeyPosition checks where a missing key is reported: at its
+// nearest ancestor in the file, and a missing section at the document's
+// first key (after leading comments), never at 1:1 on a comment; the
+// message names the missing section.
+func TestMissingKeyPosition(t *testing.T) {
+	const head = "# an experiment\n# with comments first\n\n"
+	src := head + "name: x\nnetwork:\n  topology: torus\n  radix: 4\n  dimensions: 2\nsweep:\n  rates: [0.1]\n"
+	_, err := Parse("m.yaml", []byte(src))
+	var es Errors
+	if !errors.As(err, &es) {
+		t.Fatalf("got %v, want Errors", err)
+	}
+	want := map[string]string{
+		"traffic.length.flits": "m.yaml:4:1: traffic.length.flits: missing: traffic.length.flits (message length in flits) (the file has no traffic: section)",
+		"sweep.unit":           "m.yaml:9:1: sweep.unit: missing: sweep.unit",
+	}
+	for _, e := range es {
+		if w, ok := want[e.Key]; ok {
+			if !strings.HasPrefix(e.Error(), w) {
+				t.Errorf("got %s\nwant %s", e, w)
+			}
+			delete(want, e.Key)
+		}
+	}
+	for k := range want {
+		t.Errorf("no problem for %s in %v", k, err)
+	}
+	// With traffic: present but no length, the problem is at traffic:.
+	src = "name: x\nnetwork: {topology: torus, radix: 4, dimensions: 2}\ntraffic:\n  pattern: uniform\nsweep: {unit: flits/node/cycle, rates: [0.1]}\n"
+	_, err = Parse("m.yaml", []byte(src))
+	if !errors.As(err, &es) || len(es) != 1 || es[0].Line != 3 || es[0].Column != 1 || !strings.Contains(es[0].Msg, "no traffic.length: section") {
+		t.Errorf("got %v, want m.yaml:3:1 naming traffic.length", err)
+	}
+}
