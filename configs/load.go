@@ -264,6 +264,9 @@ func (e *Experiment) resolveNetwork(r *reporter) {
 			e.Routing = "destination-tag"
 		}
 	}
+	if isGraph(n.Topology) {
+		e.resolveGraph(r)
+	}
 	if n.Topology == "delta" && !r.set("network.wiring") {
 		n.Wiring = "omega"
 	}
@@ -354,6 +357,8 @@ func (e *Experiment) Nodes() int {
 		nodes, _ = nodeCount(2, e.Slotted.Dimensions)
 	case e.Mode == "closed" && e.Network.Topology == "bus":
 		nodes = e.Network.Radix
+	case e.Mode == "network" && isGraph(e.Network.Topology):
+		nodes = graphNodes(e)
 	default:
 		nodes, _ = nodeCount(e.Network.Radix, e.Network.Dimensions)
 	}

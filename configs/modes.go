@@ -82,7 +82,7 @@ func checkModeKeys(e *Experiment, r *reporter) {
 // modelMode is the mode each model family of KnownModels applies to.
 var modelMode = map[string]string{
 	"reed": "closed", "makrucki": "delta", "jacquet": "slotted",
-	"safaei": "network", "draper-ghosh": "network", "dally1990": "network", "dally1992": "network",
+	"safaei": "network", "draper-ghosh": "network", "dally1990": "network", "dally1992": "network", "ideal": "network",
 }
 
 // modelFamily returns the KnownModels name m belongs to: m itself, or a

@@ -32,7 +32,13 @@ func (e *Experiment) NetworkConfig(point int, seed uint64) (network.Config, erro
 	}
 	var spec topology.Spec
 	var ms *multistage.Spec
-	if e.Network.Topology == "delta" {
+	g, err := e.GraphNetwork()
+	if err != nil {
+		return network.Config{}, err
+	}
+	if g != nil {
+		// the graph network carries its own shape and link latencies
+	} else if e.Network.Topology == "delta" {
 		w, err := multistage.ParseWiring(e.Network.Wiring)
 		if err != nil {
 			return network.Config{}, err
@@ -67,6 +73,7 @@ func (e *Experiment) NetworkConfig(point int, seed uint64) (network.Config, erro
 		TraceSpeedup: speedup,
 		Topology:     spec,
 		Multistage:   ms,
+		Graph:        g,
 		Routing:      e.Routing,
 		EscapeVCs:    e.Router.EscapeVCs,
 		Ties:         ties,

@@ -1,5 +1,7 @@
 package configs
 
+import "github.com/flitsim/flitsim/topology/graph"
+
 // Experiment is one resolved YAML experiment: every default filled in, every
 // value checked. Its zero value is not meaningful; obtain one from [Load] or
 // [Parse]. The yaml tags are the file's keys; the json tags are the same
@@ -7,6 +9,8 @@ package configs
 type Experiment struct {
 	// File is the path the experiment was read from (not part of the hash).
 	File string `yaml:"-" json:"-"`
+	// graphNet is the network of a graph topology, built once (GraphNetwork).
+	graphNet *graph.Network
 
 	// Name labels the experiment in results; default: the file's base name
 	// without extension.
@@ -79,8 +83,12 @@ type Network struct {
 	// Topology is "ring", "torus" (k-ary n-cube), "mesh", "hypercube" or
 	// "delta" (a multistage delta network of Dimensions stages of Radix x
 	// Radix switches, Radix^Dimensions terminals: the k-ary n-fly naming;
-	// Wiring picks the inter-stage permutation); mode closed also takes
-	// "bus" (Radix nodes on one shared server).
+	// Wiring picks the inter-stage permutation), or one of the networks of
+	// package topology/graph: "dragonfly" (Concentration, GroupSize,
+	// GlobalLinks), "flattened-butterfly" (Radix, Dimensions,
+	// Concentration), "fat-tree" (a Radix-ary Dimensions-tree), "cmesh"
+	// (Radix, Dimensions, Concentration) or "graph" (File); mode closed
+	// also takes "bus" (Radix nodes on one shared server).
 	Topology string `yaml:"topology" json:"topology"`
 	// Wiring is the delta network's inter-stage wiring: "omega" (perfect
 	// shuffle, the default), "butterfly" or "baseline" (topology delta only).
@@ -110,6 +118,24 @@ type Network struct {
 	// channels"): injection_vcs = router.vcs. Left out of the canonical
 	// encoding when 0, so existing hashes are unchanged.
 	InjectionVCs int `yaml:"injection_vcs" json:"injection_vcs,omitempty"`
+
+	// The keys of the networks of package topology/graph (topology
+	// dragonfly, flattened-butterfly, fat-tree, cmesh, graph); left out of
+	// the canonical encoding when zero, so other topologies hash as before.
+
+	// Concentration is the terminals per router: a dragonfly's p, a
+	// flattened butterfly's c (default: radix) and a cmesh's c.
+	Concentration int `yaml:"concentration" json:"concentration,omitempty"`
+	// GroupSize is a dragonfly's routers per group, a (default 2p).
+	GroupSize int `yaml:"group_size" json:"group_size,omitempty"`
+	// GlobalLinks is a dragonfly's global links per router, h (default p).
+	GlobalLinks int `yaml:"global_links" json:"global_links,omitempty"`
+	// GlobalLatency is the cycles on a dragonfly's global channels
+	// (default link_latency, which its local channels take).
+	GlobalLatency int `yaml:"global_latency" json:"global_latency,omitempty"`
+	// File is the graph file of topology graph, relative to the experiment
+	// file (format: docs/config.md#graph-files).
+	File string `yaml:"file" json:"file,omitempty"`
 }
 
 // Router is the input-queued virtual-channel router micro-architecture.
@@ -319,5 +345,5 @@ type Run struct {
 //	dally1990     Dally 1990 contention model                        [§5.4]
 //	dally1992     Dally 1992 virtual-channel occupancy model         [§5.5]
 func KnownModels() []string {
-	return []string{"reed", "makrucki", "jacquet", "safaei", "draper-ghosh", "dally1990", "dally1992"}
+	return []string{"reed", "makrucki", "jacquet", "safaei", "draper-ghosh", "dally1990", "dally1992", "ideal"}
 }

@@ -126,6 +126,9 @@ func diameter(e *Experiment) int {
 	case "hypercube":
 		return nw.Dimensions
 	}
+	if e.Mode == "network" && isGraph(nw.Topology) {
+		return graphDiameter(e)
+	}
 	return 0
 }
 
@@ -196,17 +199,24 @@ func validate(e *Experiment, r *reporter) {
 // and node count are usable by the checks that depend on them.
 func validateNetwork(e *Experiment, r *reporter) bool {
 	nw := &e.Network
-	if !required(r, "network.topology", "network.topology (ring, torus, mesh, hypercube or delta)") {
+	if !required(r, "network.topology", "network.topology (ring, torus, mesh, hypercube, delta, dragonfly, flattened-butterfly, fat-tree, cmesh or graph)") {
 		return false
 	}
-	if !oneOf(r, "network.topology", nw.Topology, "ring", "torus", "mesh", "hypercube", "delta") {
+	if !oneOf(r, "network.topology", nw.Topology, "ring", "torus", "mesh", "hypercube", "delta", "dragonfly", "flattened-butterfly", "fat-tree", "cmesh", "graph") {
 		return false
+	}
+	for _, k := range []string{"network.concentration", "network.group_size", "network.global_links", "network.global_latency", "network.file"} {
+		if r.set(k) && !isGraph(nw.Topology) {
+			r.errorf(k, "does not apply to topology: %s", nw.Topology)
+		}
 	}
 	if r.set("network.wiring") && nw.Topology != "delta" {
 		r.errorf("network.wiring", "applies only to topology: delta (topology is %s)", nw.Topology)
 	}
 	ok := true
 	switch nw.Topology {
+	case "dragonfly", "flattened-butterfly", "fat-tree", "cmesh", "graph":
+		ok = validateGraph(e, r)
 	case "delta":
 		// radix = b (switch degree), dimensions = z (stages): b^z terminals.
 		ok = requiredInt(r, "network.radix", "network.radix (b, the degree of the b x b switches)", nw.Radix, 2, maxRadix)
@@ -239,7 +249,7 @@ func validateNetwork(e *Experiment, r *reporter) bool {
 			r.errorf(key, "a bidirectional %s needs radix >= 3 (radix %d makes both directions the same link); set bidirectional: false or use topology: hypercube", nw.Topology, nw.Radix)
 		}
 	}
-	if ok {
+	if ok && !isGraph(nw.Topology) {
 		if nodes, fits := nodeCount(nw.Radix, nw.Dimensions); !fits {
 			r.errorf("network", "%d^%d nodes is more than the %d supported", nw.Radix, nw.Dimensions, maxNodes)
 			ok = false
@@ -268,6 +278,15 @@ func validateRouter(e *Experiment, r *reporter, topoOK bool) {
 	intRange(r, "router.vc_alloc_delay", rt.VCAllocDelay, 0, maxDelay)
 	intRange(r, "router.switch_alloc_delay", rt.SwitchAllocDelay, 0, maxDelay)
 	intRange(r, "router.switch_traversal_delay", rt.SwitchTraversalDelay, 0, maxDelay)
+	if isGraph(e.Network.Topology) {
+		if topoOK && vcsOK {
+			validateGraphRouting(e, r)
+		}
+		if r.set("router.escape_vcs") {
+			r.errorf("router.escape_vcs", "applies only to routing: adaptive on a ring, torus, mesh or hypercube")
+		}
+		return
+	}
 	routingOK := oneOf(r, "routing", e.Routing, "dimension-order", "random-minimal", "adaptive", "destination-tag")
 	switch delta := e.Network.Topology == "delta"; {
 	case routingOK && delta && e.Routing != "destination-tag":
@@ -400,7 +419,7 @@ func validateTraffic(e *Experiment, r *reporter, topoOK bool) {
 	}
 	patterns := []string{"uniform", "locality", "decay", "transpose", "bit-complement", "bit-reverse", "shuffle", "tornado", "neighbour", "hotspot"}
 	if e.Mode == "network" {
-		patterns = append(patterns, "random-permutation", "halo")
+		patterns = append(patterns, "random-permutation", "halo", "group-shift")
 	}
 	if !oneOf(r, "traffic.pattern", t.Pattern, patterns...) {
 		return
@@ -458,6 +477,14 @@ func validateTraffic(e *Experiment, r *reporter, topoOK bool) {
 		}
 	}
 	if !topoOK {
+		return
+	}
+	if e.Mode == "network" && isGraph(nw.Topology) {
+		validateGraphPattern(e, r)
+		return
+	}
+	if t.Pattern == "group-shift" {
+		r.errorf("traffic.pattern", "group-shift needs a network whose terminals come in groups (dragonfly, flattened-butterfly, fat-tree, cmesh), not %s", nw.Topology)
 		return
 	}
 	nodes := e.Nodes()

@@ -59,6 +59,7 @@ const (
 	QNTP             = "NTP"              // delta: delivered packets per time unit, whole network
 	QDelay           = "delay"            // slotted: integer-slot delay, slots
 	QDelayContinuous = "delay-continuous" // slotted: continuous delay, slots
+	QAccepted        = "accepted"         // network mode: accepted throughput, flits/node/cycle
 )
 
 // ModelPoint is a model's value at one sweep point.
@@ -146,6 +147,7 @@ var modelSpecs = map[string]modelSpec{
 	"draper-ghosh:vc-multiplexing":  {"DG-R times the Dally 1992 multiplexing degree [RECON-L]", "network", true},
 	"dally1990":                     {"Dally 1990 contention form (sanity curve, k >= 3)", "network", true},
 	"dally1992":                     {"Dally 1992 VC occupancy applied to DG-R (= draper-ghosh:vc-multiplexing)", "network", true},
+	"ideal":                         {"ideal throughput: the channel-load bound of the topology, routing and pattern (analytic/ideal; an upper bound on accepted flits/node/cycle)", "network", false},
 }
 
 // ModelNames returns every model name the bridge evaluates, sorted. A name
@@ -225,7 +227,11 @@ func EvaluateModel(s Setup, name string) (Curve, error) {
 	case "slotted":
 		err = evalJacquet(&c, s)
 	case "network":
-		err = evalNetwork(&c, s)
+		if name == "ideal" {
+			err = evalIdeal(&c, s)
+		} else {
+			err = evalNetwork(&c, s)
+		}
 	}
 	if err != nil {
 		return Curve{}, fmt.Errorf("validation: %s: model %s: %w", s.Name, name, err)

@@ -208,6 +208,7 @@ func SimulatePoint(ctx context.Context, s *Setup, i int) (SimPoint, error) {
 			sp.Status, sp.Reason = r.Status, r.Reason
 			if r.Status == StatusOK {
 				sp.Values[QLatency] = simValue(r.Latency, r.LatencyCI95, r.LatencyCI95 > 0)
+				sp.Values[QAccepted] = simValue(r.Accepted, 0, true)
 			}
 		})
 	}

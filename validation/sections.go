@@ -33,6 +33,7 @@ var modelSections = map[string]string{
 	"draper-ghosh:vc-multiplexing":  "docs/models.md#dally-1992",
 	"dally1990":                     "docs/models.md#dally-1990",
 	"dally1992":                     "docs/models.md#dally-1992",
+	"ideal":                         "docs/models.md#ideal-throughput",
 }
 
 // ModelSection returns the documentation section of a model name
@@ -49,7 +50,7 @@ func ModelBound(name string) Bound {
 	switch name {
 	case "reed-bjb-lower":
 		return Lower
-	case "reed-bjb-upper", "reed-asymptotic":
+	case "reed-bjb-upper", "reed-asymptotic", "ideal":
 		return Upper
 	}
 	return Estimate

@@ -103,7 +103,7 @@ func cmdModel(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // in a simulation row of that mode (docs/config.md, result columns): delays
 // and latencies in latency (continuous or network-only variants in
 // network_latency); Reed's X0 in accepted with the cycle time N/X0 in
-// latency; Makrucki's NTP in accepted.
+// latency; Makrucki's NTP and the ideal throughput in accepted.
 func modelRow(s validation.Setup, hash string, c validation.Curve, p validation.ModelPoint) sweep.Row {
 	row := sweep.Row{Config: s.Name, Source: "model:" + c.Model, Rate: p.Rate, RateUnit: s.RateUnit,
 		Status: p.Status, Reason: p.Reason, Seed: s.Seed, ConfigHash: hash, Version: version}
@@ -118,7 +118,7 @@ func modelRow(s validation.Setup, hash string, c validation.Curve, p validation.
 			r0 := p.Rate / v
 			row.Latency = &r0
 		}
-	case validation.QNTP:
+	case validation.QNTP, validation.QAccepted:
 		row.Accepted = &v
 	case validation.QPDTNetwork, validation.QDelayContinuous:
 		row.NetworkLatency = &v

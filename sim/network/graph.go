@@ -170,3 +170,7 @@ func newGraph(cfg Config) (*Network, error) {
 
 // Graph returns the network of a graph fabric (nil otherwise).
 func (n *Network) Graph() *graph.Network { return n.g }
+
+// PatternSpace returns the terminals of g as package traffic sees them:
+// what a traffic.PatternSpec is built over on that network.
+func PatternSpace(g *graph.Network) traffic.Space { return graphSpace{g} }
