@@ -41,29 +41,63 @@ const (
 // (documentation and tests). Case III's weight C of the mu-exponential term
 // is the coefficient L/(L+1) of (3.2).
 func InterdepartureDensity(t, lambda, mu float64, L int, e EmptyProb) (float64, error) {
-	switch {
-	case !(lambda > 0) || math.IsInf(lambda, 1):
-		return 0, analytic.Domain("delta.InterdepartureDensity", "lambda = %v, want 0 < lambda < inf", lambda)
-	case !(mu > 0) || math.IsInf(mu, 1):
-		return 0, analytic.Domain("delta.InterdepartureDensity", "mu = %v, want 0 < mu < inf", mu)
-	case L < 1:
-		return 0, analytic.Domain("delta.InterdepartureDensity", "L = %d, want L >= 1", L)
-	case e != EmptyTimeAverage && e != EmptyAtDeparture:
-		return 0, analytic.Domain("delta.InterdepartureDensity", "unknown EmptyProb %d", e)
-	case !(t >= 0):
-		return 0, analytic.Domain("delta.InterdepartureDensity", "t = %v, want t >= 0", t)
+	const model = "delta.InterdepartureDensity"
+	if !(t >= 0) {
+		return 0, analytic.Domain(model, "t = %v, want t >= 0", t)
 	}
-	m := L + 1
-	if e == EmptyAtDeparture {
-		m = L
+	m, delta, w, err := interdeparture(model, lambda, mu, L, e)
+	if err != nil {
+		return 0, err
 	}
 	base := mu * math.Exp(-mu*t)
-	delta := (lambda - mu) / mu
 	if delta == 0 {
 		// (3.2): base * [1 - (1 - mu t)/m]
 		return base * (1 - (1-mu*t)/float64(m)), nil
 	}
-	w := -1 / math.Expm1(float64(m)*math.Log1p(delta))
 	x := -delta * mu * t
 	return base * (1 + w*(delta*math.Exp(x)+math.Expm1(x))), nil
+}
+
+// InterdepartureMean returns the mean of [InterdepartureDensity]:
+//
+//	w/lambda + (1-w)/mu          (3.1)
+//	1/mu + 1/(m mu)              (3.2), m = L+1 (or L with EmptyAtDeparture)
+//
+// With EmptyAtDeparture it equals 1/(lambda(1-p_L)), the mean time between
+// departures of the station; with the report's p_0 it does not (erratum E6,
+// docs/errata.md#e6). Same domain as InterdepartureDensity.
+func InterdepartureMean(lambda, mu float64, L int, e EmptyProb) (float64, error) {
+	m, delta, w, err := interdeparture("delta.InterdepartureMean", lambda, mu, L, e)
+	if err != nil {
+		return 0, err
+	}
+	if delta == 0 {
+		return (1 + 1/float64(m)) / mu, nil
+	}
+	return 1/mu - w*delta/lambda, nil // w/lambda + (1-w)/mu, as 1/lambda - 1/mu = -delta/lambda
+}
+
+// interdeparture checks the parameters and returns the exponent m of the
+// empty probability, delta = rho - 1 and the weight w of (3.1) (0 when
+// delta = 0).
+func interdeparture(model string, lambda, mu float64, L int, e EmptyProb) (m int, delta, w float64, err error) {
+	switch {
+	case !(lambda > 0) || math.IsInf(lambda, 1):
+		return 0, 0, 0, analytic.Domain(model, "lambda = %v, want 0 < lambda < inf", lambda)
+	case !(mu > 0) || math.IsInf(mu, 1):
+		return 0, 0, 0, analytic.Domain(model, "mu = %v, want 0 < mu < inf", mu)
+	case L < 1:
+		return 0, 0, 0, analytic.Domain(model, "L = %d, want L >= 1", L)
+	case e != EmptyTimeAverage && e != EmptyAtDeparture:
+		return 0, 0, 0, analytic.Domain(model, "unknown EmptyProb %d", e)
+	}
+	m = L + 1
+	if e == EmptyAtDeparture {
+		m = L
+	}
+	delta = (lambda - mu) / mu
+	if delta != 0 {
+		w = -1 / math.Expm1(float64(m)*math.Log1p(delta))
+	}
+	return m, delta, w, nil
 }

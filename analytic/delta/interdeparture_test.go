@@ -53,6 +53,11 @@ func TestInterdepartureMoments(t *testing.T) {
 			m, mean := moments(t, lambda, mu, L, EmptyAtDeparture)
 			pin.CheckRel(t, name+"mass (pi_0)", m, 1, 1e-10)
 			pin.CheckRel(t, name+"mean (pi_0) = 1/lambda_eff", mean, 1/q.Accepted(), 1e-9)
+			if got, err := InterdepartureMean(lambda, mu, L, EmptyAtDeparture); err != nil {
+				t.Fatal(err)
+			} else {
+				pin.CheckRel(t, name+"InterdepartureMean (pi_0)", got, 1/q.Accepted(), 1e-12)
+			}
 			m, mean = moments(t, lambda, mu, L, EmptyTimeAverage)
 			pin.CheckRel(t, name+"mass (p_0)", m, 1, 1e-10)
 			var want float64
@@ -63,6 +68,11 @@ func TestInterdepartureMoments(t *testing.T) {
 				want = w/lambda + (1-w)/mu
 			}
 			pin.CheckRel(t, name+"mean (p_0)", mean, want, 1e-9)
+			if got, err := InterdepartureMean(lambda, mu, L, EmptyTimeAverage); err != nil {
+				t.Fatal(err)
+			} else {
+				pin.CheckRel(t, name+"InterdepartureMean (p_0)", got, want, 1e-12)
+			}
 		}
 	}
 }
@@ -94,6 +104,9 @@ func TestInterdepartureErrors(t *testing.T) {
 	} {
 		if _, err := InterdepartureDensity(c.t, c.lambda, c.mu, c.L, c.e); !errors.Is(err, analytic.ErrDomain) {
 			t.Errorf("%+v: err = %v, want ErrDomain", c, err)
+		}
+		if _, err := InterdepartureMean(c.lambda, c.mu, c.L, c.e); c.t >= 0 && !errors.Is(err, analytic.ErrDomain) {
+			t.Errorf("mean %+v: err = %v, want ErrDomain", c, err)
 		}
 	}
 }

@@ -3,6 +3,7 @@
 //	flitsim run CONFIG... [--out DIR] [--workers N] [--seed S] [--resume] [--quiet] [--shard i/n|auto [--shard-count N]]
 //	flitsim model CONFIG... [--out DIR] [--models NAME,...] [--extra]
 //	flitsim model --list
+//	flitsim errata [E1 ... E18]
 //	flitsim validate CONFIG... [--out DIR] [--workers N] [--baseline FILE] [--slack S] [--shard i/n|auto [--resume]]
 //	flitsim merge DIR... [--out DIR] [--quiet]
 //	flitsim plot DIR... --out FILE [--label L,...]
@@ -65,6 +66,7 @@ Usage:
   flitsim plot DIR... --out FILE [--label L,...]
   flitsim model CONFIG... [--out DIR] [--models NAME,...] [--extra]
   flitsim model --list
+  flitsim errata [E1 ... E18]
   flitsim validate CONFIG... [--out DIR] [--workers N] [--baseline FILE] [--slack S]
               [--shard i/n|auto [--shard-count N] [--resume]]
   flitsim bench [--cycles N] [--warmup N] [--repeat R] [--cpu C]
@@ -119,6 +121,8 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return cmdPlot(ctx, args[1:], stdout, stderr)
 	case "bench":
 		return cmdBench(ctx, args[1:], stdout, stderr)
+	case "errata":
+		return cmdErrata(ctx, args[1:], stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintf(stdout, "flitsim %s\n", version)
 		return nil

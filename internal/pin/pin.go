@@ -3,10 +3,10 @@
 // test support for the analytic packages: one definition of "agrees with the
 // printed number" for all of them.
 //
-// A printed value agrees when it is within a relative tolerance (
-// docs/models.md#numerics: 1e-9 for closed forms and iterative solutions, 1e-12 for exact
-// rationals) or, when the table prints fewer digits than that needs, within
-// half a unit of its last printed digit.
+// A printed value agrees when it is within a relative tolerance
+// (docs/models.md#numerics: 1e-9 for closed forms and iterative solutions,
+// 1e-12 for exact rationals) or, when the table prints fewer digits than
+// that needs, within half a unit of its last printed digit.
 package pin
 
 import (
