@@ -163,7 +163,9 @@ func newGraph(cfg Config) (*Network, error) {
 			return nil, err
 		}
 	}
-	n.startTraffic()
+	if err := n.startTraffic(); err != nil {
+		return nil, err
+	}
 	n.stats.init(chans, n.ports*(n.vcs+1))
 	return n, nil
 }
