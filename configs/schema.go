@@ -194,9 +194,10 @@ type Traffic struct {
 	// Pattern is the destination pattern: uniform (default), locality,
 	// decay, transpose, bit-complement, bit-reverse, shuffle, tornado,
 	// neighbour, hotspot, and in mode network also random-permutation (a
-	// random derangement drawn per replication from its seed) and halo
+	// random derangement drawn per replication from its seed), halo
 	// (nearest-neighbour halo exchange: uniform over the one-hop
-	// neighbours).
+	// neighbours) and worst-case (the worst-case permutation of the
+	// network's oblivious routing, topology/worstcase).
 	Pattern string `yaml:"pattern" json:"pattern"`
 	// Radius and Phi parametrise "locality" (Reed's sphere of locality): with
 	// probability Phi the destination is uniform within Radius hops.

@@ -1,6 +1,8 @@
 package configs
 
 import (
+	"github.com/flitsim/flitsim/topology/worstcase"
+
 	"fmt"
 	"math"
 	"regexp"
@@ -419,7 +421,7 @@ func validateTraffic(e *Experiment, r *reporter, topoOK bool) {
 	}
 	patterns := []string{"uniform", "locality", "decay", "transpose", "bit-complement", "bit-reverse", "shuffle", "tornado", "neighbour", "hotspot"}
 	if e.Mode == "network" {
-		patterns = append(patterns, "random-permutation", "halo", "group-shift")
+		patterns = append(patterns, "random-permutation", "halo", "group-shift", "worst-case")
 	}
 	if !oneOf(r, "traffic.pattern", t.Pattern, patterns...) {
 		return
@@ -431,6 +433,22 @@ func validateTraffic(e *Experiment, r *reporter, topoOK bool) {
 		}
 	}
 	nw := e.Network
+	if t.Pattern == "worst-case" {
+		switch {
+		case nw.Topology == "delta" || isGraph(nw.Topology):
+			r.errorf("traffic.pattern", "worst-case is computed from the routing of a ring, torus, mesh or hypercube (topology/worstcase); not on a %s", nw.Topology)
+			return
+		case e.Routing == "adaptive":
+			r.errorf("traffic.pattern", "worst-case needs an oblivious routing (dimension-order or random-minimal): adaptive routing chooses by the network's state")
+			return
+		case topoOK && e.Nodes() > worstcase.MaxNodes:
+			r.errorf("traffic.pattern", "worst-case searches all node pairs: at most %d nodes, got %d", worstcase.MaxNodes, e.Nodes())
+			return
+		case topoOK && e.Routing == "random-minimal" && e.Nodes() > worstcase.MaxNodesSplit:
+			r.errorf("traffic.pattern", "worst-case with random-minimal routing solves an assignment problem per channel: at most %d nodes, got %d", worstcase.MaxNodesSplit, e.Nodes())
+			return
+		}
+	}
 	if nw.Topology == "delta" && (t.Pattern == "locality" || t.Pattern == "decay" || t.Pattern == "halo") {
 		r.errorf("traffic.pattern", "%s needs distances, and every path of a delta network crosses all %d stages", t.Pattern, nw.Dimensions)
 		return

@@ -49,13 +49,15 @@ func TestOnOffKeys(t *testing.T) {
 // TestNewPatternKeys: random-permutation and halo load in mode network,
 // halo is refused on a delta network, and both are refused in mode closed.
 func TestNewPatternKeys(t *testing.T) {
-	for _, p := range []string{"random-permutation", "halo"} {
+	for _, p := range []string{"random-permutation", "halo", "worst-case"} {
 		if _, err := Parse("t.yaml", []byte(edit(t, "  pattern: uniform\n", "  pattern: "+p+"\n"))); err != nil {
 			t.Errorf("pattern %s: %v", p, err)
 		}
 	}
 	delta := strings.Replace(edit(t, "  pattern: uniform\n", "  pattern: halo\n"), "  topology: torus\n  radix: 8\n  dimensions: 2\n", "  topology: delta\n  radix: 2\n  dimensions: 3\n", 1)
 	checkErrs(t, delta, []wantErr{{11, "traffic.pattern", "halo needs distances"}})
+	adaptive := strings.Replace(edit(t, "  pattern: uniform\n", "  pattern: worst-case\n"), "  buffer_depth: 8\n", "  buffer_depth: 8\nrouting: adaptive\n", 1)
+	checkErrs(t, adaptive, []wantErr{{12, "traffic.pattern", "needs an oblivious routing"}})
 }
 
 // TestTraceKeys: a trace config loads and maps onto network.Config; a

@@ -45,10 +45,14 @@ const (
 	// GroupShift sends every node to the node in the same place of the
 	// next group (Space implementing GroupSize): the dragonfly's worst case.
 	GroupShift = "group-shift"
+	// WorstCase is the worst-case permutation of the network's routing,
+	// given as PatternSpec.Table (package topology/worstcase computes it;
+	// sim/network fills it in).
+	WorstCase = "worst-case"
 )
 
 // PatternNames lists the accepted pattern names in a fixed order.
-var PatternNames = []string{Uniform, Locality, Decay, Transpose, BitComplement, BitReverse, Shuffle, Tornado, Neighbour, Hotspot, RandomPermutation, Halo, GroupShift}
+var PatternNames = []string{Uniform, Locality, Decay, Transpose, BitComplement, BitReverse, Shuffle, Tornado, Neighbour, Hotspot, RandomPermutation, Halo, GroupShift, WorstCase}
 
 // PatternSpec configures a Pattern. It is a plain value: the zero value is
 // the uniform pattern, and each pattern reads only its own fields; a field
@@ -65,6 +69,8 @@ type PatternSpec struct {
 	// Seed is the seed of random-permutation's draw (the engine derives it
 	// from the run's root seed, so each replication draws its own).
 	Seed uint64
+	// Table is worst-case's permutation: node s sends to Table[s].
+	Table []int
 }
 
 // NewPattern builds the pattern s names over space. It returns an error
@@ -110,6 +116,8 @@ func NewPattern(s PatternSpec, space Space) (Pattern, error) {
 		return newHalo(space)
 	case GroupShift:
 		return newGroupShift(space)
+	case WorstCase:
+		return newTable(name, s.Table, space)
 	}
 	return nil, invalid("pattern", "unknown name %q (want one of %s)", s.Name, strings.Join(PatternNames, ", "))
 }
@@ -136,6 +144,7 @@ func unusedFields(name string, s PatternSpec) error {
 	check(len(s.HotNodes) != 0, "HotNodes", Hotspot)
 	check(s.HotFraction != 0, "HotFraction", Hotspot)
 	check(s.Seed != 0, "Seed", RandomPermutation)
+	check(len(s.Table) != 0, "Table", WorstCase)
 	return errors.Join(errs...)
 }
 

@@ -458,7 +458,7 @@ func TestDestDoesNotAllocate(t *testing.T) {
 		{Name: Uniform}, {Name: Uniform, IncludeSelf: true}, {Name: Locality, Radius: 2, Phi: 0.5},
 		{Name: Decay, Decay: 0.5}, {Name: Transpose}, {Name: BitComplement}, {Name: BitReverse}, {Name: Shuffle},
 		{Name: Tornado}, {Name: Neighbour}, {Name: Hotspot, HotNodes: []int{1, 2}, HotFraction: 0.2},
-		{Name: RandomPermutation, Seed: 3}, {Name: Halo},
+		{Name: RandomPermutation, Seed: 3}, {Name: Halo}, {Name: WorstCase, Table: rotation(64)},
 	} {
 		p := mustPattern(t, s, torus)
 		checked[s.Name] = true
@@ -499,3 +499,32 @@ func BenchmarkDestLocality(b *testing.B) {
 	benchmarkDest(b, PatternSpec{Name: Locality, Radius: 3, Phi: 0.8})
 }
 func BenchmarkDestDecay(b *testing.B) { benchmarkDest(b, PatternSpec{Name: Decay, Decay: 0.9}) }
+
+// rotation is the table s -> s+1 mod n.
+func rotation(n int) []int {
+	t := make([]int, n)
+	for s := range t {
+		t[s] = (s + 1) % n
+	}
+	return t
+}
+
+// TestTablePattern: worst-case follows its table and refuses a table that
+// is missing, of the wrong length or not a permutation.
+func TestTablePattern(t *testing.T) {
+	space := cube{k: 4, n: 1, wrap: true}
+	p := mustPattern(t, PatternSpec{Name: WorstCase, Table: []int{2, 3, 1, 0}}, space)
+	for s, want := range []int{2, 3, 1, 0} {
+		if d := p.Dest(s, nil); d != want {
+			t.Errorf("Dest(%d) = %d, want %d", s, d, want)
+		}
+	}
+	for _, tab := range [][]int{nil, {1, 2, 3}, {1, 1, 2, 3}, {1, 2, 3, 4}} {
+		if _, err := NewPattern(PatternSpec{Name: WorstCase, Table: tab}, space); !errors.Is(err, ErrInvalid) {
+			t.Errorf("table %v: error %v, want ErrInvalid", tab, err)
+		}
+	}
+	if _, err := NewPattern(PatternSpec{Name: Uniform, Table: []int{1, 0, 3, 2}}, space); !errors.Is(err, ErrInvalid) {
+		t.Errorf("uniform with a table: error %v", err)
+	}
+}

@@ -248,3 +248,24 @@ func newRandomPermutation(s PatternSpec, space Space) (Pattern, error) {
 		}
 	}
 }
+
+// newTable builds a permutation pattern from an explicit table (node s
+// sends to table[s]): the worst-case permutation, which only the caller
+// that knows the routing can compute. The table must be a permutation of
+// the space's nodes.
+func newTable(name string, table []int, space Space) (Pattern, error) {
+	n := space.Nodes()
+	if len(table) != n {
+		return nil, invalid(name, "needs its permutation table of %d nodes (the engine computes it from the routing), got %d entries", n, len(table))
+	}
+	p := &permutation{name: name, dest: make([]int32, n)}
+	hit := make([]bool, n)
+	for s, d := range table {
+		if d < 0 || d >= n || hit[d] {
+			return nil, invalid(name, "table[%d] = %d: the table is not a permutation of 0..%d", s, d, n-1)
+		}
+		hit[d] = true
+		p.dest[s] = int32(d)
+	}
+	return p, nil
+}

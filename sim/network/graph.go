@@ -85,7 +85,7 @@ func newGraph(cfg Config) (*Network, error) {
 	if err != nil {
 		return nil, err
 	}
-	pattern, err := traffic.NewPattern(cfg.Pattern, graphSpace{g})
+	pattern, err := traffic.NewPattern(cfg.patternSpec(), graphSpace{g})
 	if err != nil {
 		return nil, err
 	}

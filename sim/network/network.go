@@ -10,6 +10,7 @@ import (
 	"github.com/flitsim/flitsim/topology"
 	"github.com/flitsim/flitsim/topology/graph"
 	"github.com/flitsim/flitsim/topology/multistage"
+	"github.com/flitsim/flitsim/topology/worstcase"
 	"github.com/flitsim/flitsim/traffic"
 )
 
@@ -212,7 +213,18 @@ func New(cfg Config) (*Network, error) {
 	if err != nil {
 		return nil, err
 	}
-	pattern, err := traffic.NewPattern(cfg.patternSpec(), topo)
+	spec := cfg.patternSpec()
+	if spec.Name == traffic.WorstCase {
+		if cfg.Routing == RoutingAdaptive {
+			return nil, fmt.Errorf("network: pattern %s needs an oblivious routing: adaptive routing chooses by the network's state", traffic.WorstCase)
+		}
+		wc, err := worstcase.Permutation(topo, routing)
+		if err != nil {
+			return nil, fmt.Errorf("network: pattern %s: %w", traffic.WorstCase, err)
+		}
+		spec.Table = wc.Perm
+	}
+	pattern, err := traffic.NewPattern(spec, topo)
 	if err != nil {
 		return nil, err
 	}
