@@ -94,6 +94,10 @@ func validateTrace(e *Experiment, r *reporter, topoOK bool) int {
 			r.errorf("traffic."+k, "does not apply with traffic.trace: the trace gives every packet's destination, time and length")
 		}
 	}
+	if isGraph(e.Network.Topology) {
+		r.errorf("traffic.trace", "trace replay is not available on a %s (graph networks): the replay's gaps need each pair's zero-load latency", e.Network.Topology)
+		return 0
+	}
 	if t.Format == "" {
 		t.Format = "netrace"
 	}
