@@ -85,6 +85,21 @@ var modelMode = map[string]string{
 	"safaei": "network", "draper-ghosh": "network", "dally1990": "network", "dally1992": "network", "ideal": "network",
 }
 
+// ExternalModel parses a models: entry that names a model from outside
+// flitsim: "csv:PATH" (a CSV of predictions, PATH relative to the config
+// file), "command:PROGRAM ARGS..." (a program that reads the experiment as
+// JSON and prints predictions) or "go:NAME" (registered from Go with
+// validation.RegisterModel). ok is false for any other entry; arg is what
+// follows the prefix, trimmed.
+func ExternalModel(m string) (kind, arg string, ok bool) {
+	for _, k := range []string{"csv", "command", "go"} {
+		if rest, found := strings.CutPrefix(m, k+":"); found {
+			return k, strings.TrimSpace(rest), true
+		}
+	}
+	return "", "", false
+}
+
 // modelFamily returns the KnownModels name m belongs to: m itself, or a
 // variant of it written "<family>-<variant>" or "<family>:<reading>"
 // (reed-mva:printed, makrucki-ntp, jacquet-bernoulli), the names the

@@ -5,6 +5,8 @@ import (
 
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -184,10 +186,28 @@ func validate(e *Experiment, r *reporter) {
 	seen := map[string]bool{}
 	for i, m := range e.Models {
 		p := fmt.Sprintf("models[%d]", i)
+		if kind, arg, ok := ExternalModel(m); ok {
+			switch {
+			case seen[m]:
+				r.errorf(p, "model %q listed twice", m)
+			case arg == "":
+				r.errorf(p, "%s: nothing after %q", m, kind+":")
+			case kind == "csv":
+				path := arg
+				if !filepath.IsAbs(path) {
+					path = filepath.Join(filepath.Dir(e.File), path)
+				}
+				if st, err := os.Stat(path); err != nil || st.IsDir() {
+					r.errorf(p, "csv model: no file %s", path)
+				}
+			}
+			seen[m] = true
+			continue
+		}
 		fam := modelFamily(m)
 		switch {
 		case fam == "":
-			r.errorf(p, "unknown model %q (known: %s, or a variant of one written name-variant or name:reading)", m, strings.Join(KnownModels(), ", "))
+			r.errorf(p, "unknown model %q (known: %s, or a variant of one written name-variant or name:reading; a model of your own: csv:FILE, command:PROGRAM ARGS, go:NAME)", m, strings.Join(KnownModels(), ", "))
 		case seen[m]:
 			r.errorf(p, "model %q listed twice", m)
 		case modelMode[fam] != e.Mode:

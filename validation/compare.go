@@ -138,7 +138,7 @@ func (c Comparison) Passed() bool { return c.Verdict != Fail }
 
 // isRate reports whether a simulated quantity is a throughput, for which the
 // latency knee does not apply.
-func isRate(q string) bool { return q == QX0 || q == QNTP }
+func isRate(q string) bool { return q == QX0 || q == QNTP || q == QAccepted || q == QThroughput }
 
 // Compare judges curve c against the simulated points sim (same rates, same
 // order) under tolerance tol, for the experiment named config. A point is

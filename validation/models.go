@@ -195,6 +195,14 @@ func Evaluate(s Setup) ([]Curve, error) {
 	var errs []error
 	var out []Curve
 	for _, m := range expand(s.Models) {
+		if IsExternal(m) {
+			cs, err := evaluateExternal(s, m)
+			if err != nil {
+				errs = append(errs, err)
+			}
+			out = append(out, cs...)
+			continue
+		}
 		c, err := EvaluateModel(s, m)
 		if err != nil {
 			errs = append(errs, err)

@@ -72,11 +72,46 @@ func ineligibleSpans(cr ConfigReport) [][2]float64 {
 	return spans
 }
 
-// plotConfig draws one experiment: simulated points with 95% CI bars for
-// every simulated quantity the curves are compared with, one line per model
-// curve over its finite values, and grey bands where the models are not
-// judged. It writes a PNG to path.
+// plotConfig draws one experiment to a PNG at path: one panel per unit of
+// its curves (a model predicting latency and throughput gets two panels,
+// one above the other), each drawn by configPlot.
 func plotConfig(cr ConfigReport, path string) error {
+	var units []string
+	byUnit := map[string][]int{}
+	for i, c := range cr.Curves {
+		if _, ok := byUnit[c.Unit]; !ok {
+			units = append(units, c.Unit)
+		}
+		byUnit[c.Unit] = append(byUnit[c.Unit], i)
+	}
+	if len(units) <= 1 {
+		p, err := configPlot(cr)
+		if err != nil {
+			return err
+		}
+		return chart.SaveAs(p, path, chart.PNG)
+	}
+	var panels []*plot.Plot
+	for _, u := range units {
+		sub := cr
+		sub.Curves, sub.Comparisons = nil, nil
+		for _, i := range byUnit[u] {
+			sub.Curves = append(sub.Curves, cr.Curves[i])
+		}
+		p, err := configPlot(sub)
+		if err != nil {
+			return err
+		}
+		panels = append(panels, p)
+	}
+	return chart.WriteFile(path, chart.PNG, chart.Width, chart.Height*vg.Length(len(panels))*0.8, len(panels), 1, panels)
+}
+
+// configPlot draws one panel: simulated points with 95% CI bars for every
+// simulated quantity the curves of cr (of one unit) are compared with, one
+// line per model curve over its finite values, and grey bands where the
+// models are not judged.
+func configPlot(cr ConfigReport) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = cr.Setup.Name
 	p.X.Label.Text = "offered load (" + cr.Setup.RateUnit + ")"
@@ -133,7 +168,7 @@ func plotConfig(cr ConfigReport, path string) error {
 	for _, s := range ineligibleSpans(cr) {
 		poly, err := plotter.NewPolygon(plotter.XYs{{X: s[0], Y: 0}, {X: s[1], Y: 0}, {X: s[1], Y: ymax}, {X: s[0], Y: ymax}})
 		if err != nil {
-			return err
+			return nil, err
 		}
 		poly.Color = shadeColor
 		poly.LineStyle.Width = 0
@@ -155,7 +190,7 @@ func plotConfig(cr ConfigReport, path string) error {
 		}
 		l, err := plotter.NewLine(xys)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		l.Color = plotutil.Color(i + 1)
 		l.Width = vg.Points(1.5)
@@ -181,7 +216,7 @@ func plotConfig(cr ConfigReport, path string) error {
 			g.Color = color.NRGBA{R: 90, G: 90, B: 90, A: 255}
 		}
 		if err := chart.AddErrPoints(p, pts, g, fmt.Sprintf("sim %s (95%% CI)", q)); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	// Simulated saturation: a marker on the x axis for each saturated point.
@@ -194,7 +229,7 @@ func plotConfig(cr ConfigReport, path string) error {
 	if len(satXY) > 0 {
 		sc, err := plotter.NewScatter(satXY)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		sc.GlyphStyle.Shape = draw.CrossGlyph{}
 		sc.GlyphStyle.Radius = vg.Points(4)
@@ -203,7 +238,7 @@ func plotConfig(cr ConfigReport, path string) error {
 		p.Legend.Add("sim saturated / deadlock", sc)
 	}
 	p.Add(plotter.NewGrid())
-	return chart.SaveAs(p, path, chart.PNG)
+	return p, nil
 }
 
 // simQuantities lists the simulated quantities the curves refer to, in

@@ -159,10 +159,12 @@ func Finish(setups []Setup, results [][]PointResult, opts Options) (Report, erro
 // sweep.UnitSeed(s.Seed, i, 0) and returns its status and measured
 // quantities (see the Q constants):
 //
-//	closed   X0                         messages / time unit
+//	closed   X0, cycle-time             messages / time unit; time units
 //	delta    PDT, PDT-network, NTP      time units; packets / time unit
 //	slotted  delay, delay-continuous    slots
+//	         throughput                 packets/node/slot
 //	network  latency                    cycles (generation to tail delivery)
+//	         accepted                   flits/node/cycle (no interval)
 func SimulatePoint(ctx context.Context, s *Setup, i int) (SimPoint, error) {
 	rate := s.Rates[i]
 	seed := sweep.UnitSeed(s.Seed, i, 0)
@@ -177,6 +179,7 @@ func SimulatePoint(ctx context.Context, s *Setup, i int) (SimPoint, error) {
 		return simulate(ctx, sp, cfg, closed.New, func(sp *SimPoint, r closed.Result) {
 			sp.Status, sp.Reason = r.Status, r.Reason
 			sp.Values[QX0] = simValue(r.X0.Mean, r.X0.HalfWidth, true)
+			sp.Values[QCycleTime] = simValue(r.CycleTime.Mean, r.CycleTime.HalfWidth, true)
 		})
 	case "delta":
 		cfg := *s.Delta
@@ -197,6 +200,7 @@ func SimulatePoint(ctx context.Context, s *Setup, i int) (SimPoint, error) {
 			if r.Status == slotted.StatusOK {
 				sp.Values[QDelay] = simValue(r.Delay.Mean, r.Delay.HalfWidth, r.Delay.CIOK)
 				sp.Values[QDelayContinuous] = simValue(r.DelayContinuous.Mean, r.DelayContinuous.HalfWidth, r.DelayContinuous.CIOK)
+				sp.Values[QThroughput] = simValue(r.Throughput.Mean, r.Throughput.HalfWidth, true)
 			}
 		})
 	case "network":
@@ -208,6 +212,8 @@ func SimulatePoint(ctx context.Context, s *Setup, i int) (SimPoint, error) {
 			sp.Status, sp.Reason = r.Status, r.Reason
 			if r.Status == StatusOK {
 				sp.Values[QLatency] = simValue(r.Latency, r.LatencyCI95, r.LatencyCI95 > 0)
+				// Accepted throughput has no interval: it is judged on its
+				// raw error (half-width 0).
 				sp.Values[QAccepted] = simValue(r.Accepted, 0, true)
 			}
 		})

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/flitsim/flitsim/configs"
 	"github.com/flitsim/flitsim/sim/closed"
@@ -60,6 +61,13 @@ type Setup struct {
 	Delta *delta.Config
 	// Slotted is Jacquet–Mühlethaler's slotted hypercube (mode slotted).
 	Slotted *slotted.Config
+
+	// Experiment is the loaded experiment the Setup came from (nil for one
+	// built in Go): external models receive it resolved, and resolve their
+	// relative paths from its file's directory.
+	Experiment *configs.Experiment
+	// ModelTimeout bounds each command model's run (0: DefaultModelTimeout).
+	ModelTimeout time.Duration
 }
 
 // Mode returns the simulator mode of s: "network", "closed", "delta" or
@@ -120,6 +128,7 @@ func FromExperiment(e *configs.Experiment) (Setup, error) {
 		RateUnit:    e.Sweep.Unit,
 		Rates:       append([]float64(nil), e.Sweep.Rates...),
 		Seed:        e.Seed,
+		Experiment:  e,
 	}
 	if len(e.Sweep.Rates) == 0 {
 		return Setup{}, fmt.Errorf("validation: %s: no sweep rates", e.Name)

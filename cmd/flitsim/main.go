@@ -4,7 +4,8 @@
 //	flitsim model CONFIG... [--out DIR] [--models NAME,...] [--extra]
 //	flitsim model --list
 //	flitsim errata [E1 ... E18]
-//	flitsim validate CONFIG... [--out DIR] [--workers N] [--baseline FILE] [--slack S] [--shard i/n|auto [--resume]]
+//	flitsim validate CONFIG... [--out DIR] [--workers N] [--baseline FILE] [--slack S] [--junit FILE]
+//	                 [--write-baseline FILE] [--model-timeout D] [--shard i/n|auto [--resume]]
 //	flitsim merge DIR... [--out DIR] [--quiet]
 //	flitsim plot DIR... --out FILE [--label L,...]
 //	flitsim bench [--cycles N] [--warmup N] [--repeat R] [--cpu C]
@@ -68,6 +69,7 @@ Usage:
   flitsim model --list
   flitsim errata [E1 ... E18]
   flitsim validate CONFIG... [--out DIR] [--workers N] [--baseline FILE] [--slack S]
+              [--junit FILE] [--write-baseline FILE] [--model-timeout D]
               [--shard i/n|auto [--shard-count N] [--resume]]
   flitsim bench [--cycles N] [--warmup N] [--repeat R] [--cpu C]
   flitsim version

@@ -118,7 +118,7 @@ func modelRow(s validation.Setup, hash string, c validation.Curve, p validation.
 			r0 := p.Rate / v
 			row.Latency = &r0
 		}
-	case validation.QNTP, validation.QAccepted:
+	case validation.QNTP, validation.QAccepted, validation.QThroughput:
 		row.Accepted = &v
 	case validation.QPDTNetwork, validation.QDelayContinuous:
 		row.NetworkLatency = &v

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"sync"
 	"text/tabwriter"
+	"time"
 
 	"github.com/flitsim/flitsim/configs"
 	"github.com/flitsim/flitsim/sim/sweep"
@@ -28,6 +29,9 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	quiet := fs.BoolP("quiet", "q", false, "no progress display")
 	fs.addShardFlags("simulate only shard i/n of the points, merged with flitsim merge")
 	resume := fs.Bool("resume", false, "with --shard: keep the finished points of the shard file in --out and run only the rest")
+	modelTimeout := fs.Duration("model-timeout", validation.DefaultModelTimeout, "time a command: model may run before it is killed")
+	junit := fs.String("junit", "", "also write the verdicts as JUnit XML to this file (one test case per comparison)")
+	writeBaseline := fs.String("write-baseline", "", "write this run's mean errors as a baseline JSON file (for --baseline in later runs)")
 	if help, err := fs.parse(args, "config file"); help || err != nil {
 		return err
 	}
@@ -49,6 +53,12 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 			fmt.Fprintln(stderr, e)
 		}
 		return withCode(exitConfig, fmt.Errorf("%d config(s) refused; nothing was run", len(errs)))
+	}
+	if *modelTimeout <= 0 {
+		return withCode(exitUsage, fmt.Errorf("validate: --model-timeout %s, want > 0", *modelTimeout))
+	}
+	if err := checkExternalModels(setups, *modelTimeout, stderr); err != nil {
+		return err
 	}
 	if sharded {
 		fn := func(ctx context.Context, u sweep.Unit) (validation.PointResult, error) {
@@ -84,10 +94,44 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		return withCode(exitRuntime, err)
 	}
 	printVerdicts(stdout, rep)
+	if *junit != "" {
+		if err := validation.WriteJUnit(*junit, rep); err != nil {
+			return withCode(exitRuntime, fmt.Errorf("validate: %w", err))
+		}
+	}
+	if *writeBaseline != "" {
+		if err := validation.NewBaseline(rep.Comparisons()).Save(*writeBaseline); err != nil {
+			return withCode(exitRuntime, fmt.Errorf("validate: %w", err))
+		}
+		fmt.Fprintf(stdout, "baseline of %d mean errors written to %s\n", len(validation.NewBaseline(rep.Comparisons())), *writeBaseline)
+	}
 	if rep.Failed() {
 		return withCode(exitValidation, fmt.Errorf("validate: a model and the simulator disagree beyond tolerance (report in %s)", *out))
 	}
 	fmt.Fprintf(stdout, "all verdicts pass; report in %s\n", *out)
+	return nil
+}
+
+// checkExternalModels sets every Setup's command-model timeout and
+// evaluates the external models (csv:, command:, go:) before anything is
+// simulated: a problem is printed with what a command printed, and stops
+// the run with exitRuntime for a failing command, exitConfig otherwise.
+func checkExternalModels(setups []validation.Setup, timeout time.Duration, stderr io.Writer) error {
+	n, code := 0, exitConfig
+	for i := range setups {
+		setups[i].ModelTimeout = timeout
+		if err := validation.CheckExternal(setups[i]); err != nil {
+			fmt.Fprintln(stderr, err)
+			n++
+			var ce *validation.CommandError
+			if errors.As(err, &ce) {
+				code = exitRuntime
+			}
+		}
+	}
+	if n > 0 {
+		return withCode(code, fmt.Errorf("validate: %d experiment(s) with a model that failed; nothing was simulated", n))
+	}
 	return nil
 }
 
