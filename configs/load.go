@@ -165,7 +165,7 @@ func Parse(name string, data []byte) (*Experiment, error) {
 	if root.Line > 0 {
 		r.pos[""] = pos{root.Line, root.Column}
 	}
-	e := &Experiment{File: name}
+	e := &Experiment{File: name, pos: r.pos}
 	d := &decoder{r: r}
 	d.decode(root, reflect.ValueOf(e).Elem(), "")
 	// Validation runs even after decoding problems, so one pass reports
@@ -178,6 +178,19 @@ func Parse(name string, data []byte) (*Experiment, error) {
 		return nil, r.errs
 	}
 	return e, nil
+}
+
+// ErrorAt returns a problem found with key after loading (by a check that
+// lives outside this package, such as a model's applicability), placed
+// where the file wrote key or, if it did not, its nearest ancestor, as the
+// loader's own problems are.
+func (e *Experiment) ErrorAt(key, format string, args ...any) *Error {
+	r := &reporter{file: e.File, pos: e.pos}
+	if r.pos == nil {
+		r.pos = map[string]pos{}
+	}
+	p := r.at(key)
+	return &Error{File: e.File, Line: p.line, Column: p.col, Key: key, Msg: fmt.Sprintf(format, args...)}
 }
 
 // resolve fills in every default left unset in the file. Only the keys

@@ -11,6 +11,8 @@ type Experiment struct {
 	File string `yaml:"-" json:"-"`
 	// graphNet is the network of a graph topology, built once (GraphNetwork).
 	graphNet *graph.Network
+	// pos is where each key was written in File (see [Experiment.ErrorAt]).
+	pos map[string]pos
 
 	// Name labels the experiment in results; default: the file's base name
 	// without extension.

@@ -171,7 +171,8 @@ func LoadSetups(paths []string) ([]Setup, []error) {
 }
 
 // SetupsFromSource parses one experiment file's text (path names it in
-// errors) and returns its Setups, one per delta queue-length variant: what
+// errors) and returns its Setups, one per delta queue-length variant, after
+// checking that every listed model applies (CheckModels): what
 // LoadSetups does for a file on disk, and what a merge of flitsim validate
 // shards does with the text the shard files carry.
 func SetupsFromSource(path string, data []byte) ([]Setup, error) {
@@ -179,5 +180,12 @@ func SetupsFromSource(path string, data []byte) ([]Setup, error) {
 	if err != nil {
 		return nil, err
 	}
-	return FromExperiments([]*configs.Experiment{e})
+	setups, err := FromExperiments([]*configs.Experiment{e})
+	if err != nil {
+		return nil, err
+	}
+	if err := CheckModels(e, setups); err != nil {
+		return nil, err
+	}
+	return setups, nil
 }

@@ -86,3 +86,20 @@ func (c *command) shard() (s sweep.Shard, sharded bool, err error) {
 	}
 	return s, true, nil
 }
+
+// lockOut takes the lock of product (sweep.LockDir: "results", a shard
+// file's name, "report") in the output directory dir, creating it, before
+// any work: a directory that cannot be created or written, or one another
+// flitsim process is writing the same product into, is refused at once
+// (the latter with the holder's process id, exit 2). The caller releases it
+// when everything it writes is written.
+func lockOut(dir, product string) (*sweep.Lock, error) {
+	l, err := sweep.LockDir(dir, product)
+	switch {
+	case err == nil:
+		return l, nil
+	case errors.Is(err, sweep.ErrLocked):
+		return nil, withCode(exitUsage, err)
+	}
+	return nil, withCode(exitRuntime, fmt.Errorf("output directory %s cannot be written: %w", dir, err))
+}

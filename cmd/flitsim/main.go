@@ -5,7 +5,7 @@
 //	flitsim model --list
 //	flitsim errata [E1 ... E18]
 //	flitsim validate CONFIG... [--out DIR] [--workers N] [--baseline FILE] [--slack S] [--junit FILE]
-//	                 [--write-baseline FILE] [--model-timeout D] [--shard i/n|auto [--resume]]
+//	                 [--write-baseline FILE] [--model-timeout D] [--shard i/n|auto] [--resume]
 //	flitsim merge DIR... [--out DIR] [--quiet]
 //	flitsim plot DIR... --out FILE [--label L,...]
 //	flitsim bench [--cycles N] [--warmup N] [--repeat R] [--cpu C]
@@ -14,7 +14,7 @@
 // Exit codes, for scripts:
 //
 //	0    success
-//	2    usage error (unknown command or flag, missing argument)
+//	2    usage error (unknown command or flag, missing argument, --resume over other results, --out locked by another process)
 //	3    invalid config (every problem printed as file:line:col: key: message)
 //	4    runtime failure (a run failed, results could not be written)
 //	5    merge: shards missing, duplicated, of another run or incomplete; nothing written
@@ -70,7 +70,7 @@ Usage:
   flitsim errata [E1 ... E18]
   flitsim validate CONFIG... [--out DIR] [--workers N] [--baseline FILE] [--slack S]
               [--junit FILE] [--write-baseline FILE] [--model-timeout D]
-              [--shard i/n|auto [--shard-count N] [--resume]]
+              [--shard i/n|auto [--shard-count N]] [--resume]
   flitsim bench [--cycles N] [--warmup N] [--repeat R] [--cpu C]
   flitsim version
 

@@ -53,6 +53,7 @@ func fakeUnitFunc(exps []*configs.Experiment) (sweep.Func, error) {
 func TestMain(m *testing.M) {
 	if os.Getenv("FLITSIM_TEST_MAIN") == "1" {
 		unitFunc = fakeUnitFunc
+		simulateUnit = slowSimulateUnit
 		os.Args = append([]string{"flitsim"}, strings.Fields(os.Getenv("FLITSIM_ARGS"))...)
 		main()
 		return

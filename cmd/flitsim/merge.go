@@ -40,6 +40,11 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return withCode(exitShards, fmt.Errorf("merge: %w", err))
 		}
 		rows := sweep.MergeRows(set)
+		lock, err := lockOut(*out, "results")
+		if err != nil {
+			return err
+		}
+		defer lock.Unlock()
 		if err := sweep.WriteFiles(*out, rows); err != nil {
 			return withCode(exitRuntime, err)
 		}
@@ -56,6 +61,11 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if err != nil {
 			return withCode(exitShards, fmt.Errorf("merge: %w", err))
 		}
+		lock, err := lockOut(*out, "report")
+		if err != nil {
+			return err
+		}
+		defer lock.Unlock()
 		opts := validation.Options{Dir: *out, Slack: *slack}
 		if *baseline != "" {
 			if opts.Baseline, err = validation.LoadBaseline(*baseline); err != nil {

@@ -84,6 +84,11 @@ func cmdModel(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		printExtra(stdout, extras)
 	}
 	if *out != "" {
+		lock, err := lockOut(*out, "results")
+		if err != nil {
+			return err
+		}
+		defer lock.Unlock()
 		if err := sweep.WriteFiles(*out, rows); err != nil {
 			return withCode(exitRuntime, err)
 		}

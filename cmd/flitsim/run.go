@@ -78,6 +78,11 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if sharded {
 		return runShard(ctx, jobs, shard, fn, sweep.ShardOptions{Kind: "run", Workers: *workers, Dir: *out, Resume: *resume, Version: version}, !*quiet, stdout, stderr)
 	}
+	lock, err := lockOut(*out, "results")
+	if err != nil {
+		return err
+	}
+	defer lock.Unlock()
 	var prog sweep.Progress
 	stopProgress := startProgress(&prog, !*quiet, stderr)
 	rows, err := sweep.Run(ctx, jobs, fn, sweep.Options{Workers: *workers, Dir: *out, Resume: *resume, Version: version, Progress: &prog})

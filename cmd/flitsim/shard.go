@@ -46,6 +46,14 @@ func unitCosts(e *configs.Experiment) []float64 {
 // outcome: sweep.Outcome, validation.PointResult) and reports where its file
 // is.
 func runShard[O any](ctx context.Context, jobs []sweep.Job, s sweep.Shard, fn sweep.UnitFunc[O], opt sweep.ShardOptions, progress bool, stdout, stderr io.Writer) error {
+	if opt.Dir != "" {
+		// Shards of one run may share a directory; each file has one writer.
+		lock, err := lockOut(opt.Dir, s.FileName())
+		if err != nil {
+			return err
+		}
+		defer lock.Unlock()
+	}
 	var prog sweep.Progress
 	opt.Progress = &prog
 	stop := startProgress(&prog, progress, stderr)

@@ -6,8 +6,9 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
+	"path/filepath"
 	"strconv"
-	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -28,7 +29,7 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	slack := fs.Float64("slack", 0.02, "allowed growth of a mean error over the baseline")
 	quiet := fs.BoolP("quiet", "q", false, "no progress display")
 	fs.addShardFlags("simulate only shard i/n of the points, merged with flitsim merge")
-	resume := fs.Bool("resume", false, "with --shard: keep the finished points of the shard file in --out and run only the rest")
+	resume := fs.Bool("resume", false, "keep the finished points of the shard file in --out (shard-0-of-1.json without --shard) and run only the rest")
 	modelTimeout := fs.Duration("model-timeout", validation.DefaultModelTimeout, "time a command: model may run before it is killed")
 	junit := fs.String("junit", "", "also write the verdicts as JUnit XML to this file (one test case per comparison)")
 	writeBaseline := fs.String("write-baseline", "", "write this run's mean errors as a baseline JSON file (for --baseline in later runs)")
@@ -38,9 +39,6 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	shard, sharded, err := fs.shard()
 	if err != nil {
 		return err
-	}
-	if *resume && !sharded {
-		return withCode(exitUsage, errors.New("validate: --resume goes with --shard"))
 	}
 	setups, jobs, errs := validateSetups(fs.Args())
 	for _, s := range setups {
@@ -60,10 +58,16 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err := checkExternalModels(setups, *modelTimeout, stderr); err != nil {
 		return err
 	}
-	if sharded {
-		fn := func(ctx context.Context, u sweep.Unit) (validation.PointResult, error) {
-			return validation.SimulateUnit(ctx, &setups[u.Job], u.Point), nil
+	fn := func(ctx context.Context, u sweep.Unit) (validation.PointResult, error) {
+		r := simulateUnit(ctx, &setups[u.Job], u.Point)
+		if err := ctx.Err(); err != nil && r.Err != "" {
+			// Stopped by the interrupt, not finished: never recorded as a
+			// point (it would be kept, and judged, as a simulator error).
+			return r, err
 		}
+		return r, nil
+	}
+	if sharded {
 		return runShard(ctx, jobs, shard, fn, sweep.ShardOptions{Kind: "validate", Workers: *workers, Dir: *out, Resume: *resume, Version: version},
 			!*quiet, stdout, stderr)
 	}
@@ -75,24 +79,46 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		}
 		opts.Baseline = b
 	}
-	if !*quiet && isTerminal(stderr) {
-		var mu sync.Mutex
-		opts.Progress = func(done, total int) {
-			mu.Lock()
-			defer mu.Unlock()
-			fmt.Fprintf(stderr, "\rvalidate: %d/%d points simulated", done, total)
-			if done == total {
-				fmt.Fprintln(stderr)
-			}
+	// An unsharded validate is the one shard of one: its simulated points
+	// stream to --out/shard-0-of-1.json as they finish, so an interrupted
+	// run keeps them and --resume runs only the rest; the report is then
+	// judged from those points as a merge would, and the file removed.
+	one := sweep.Shard{Index: 0, Count: 1}
+	for _, product := range []string{"report", one.FileName()} {
+		lock, err := lockOut(*out, product)
+		if err != nil {
+			return err
 		}
+		defer lock.Unlock()
 	}
-	rep, err := validation.Run(ctx, setups, opts)
-	if err != nil {
-		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-			return withCode(exitInterrupted, fmt.Errorf("validate: interrupted: %w", err))
-		}
+	var prog sweep.Progress
+	stopProgress := startProgress(&prog, !*quiet, stderr)
+	f, err := sweep.RunShard(ctx, jobs, one, fn, sweep.ShardOptions{Kind: "validate", Workers: *workers, Dir: *out, Resume: *resume, Version: version, Progress: &prog})
+	stopProgress()
+	path := filepath.Join(*out, one.FileName())
+	switch {
+	case err == nil:
+	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
+		return withCode(exitInterrupted, fmt.Errorf("validate: interrupted: %d of %d points finished and kept in %s; rerun with --resume to finish", len(f.Results), len(f.Units), path))
+	case errors.Is(err, sweep.ErrResumeMismatch):
+		return withCode(exitUsage, err)
+	default:
 		return withCode(exitRuntime, err)
 	}
+	results := make([][]validation.PointResult, len(setups))
+	for i := range setups {
+		results[i] = make([]validation.PointResult, len(setups[i].Rates))
+	}
+	for _, r := range f.Results {
+		results[r.Job][r.Point] = r.Outcome
+	}
+	rep, err := validation.Finish(setups, results, opts)
+	if err != nil {
+		return withCode(exitRuntime, err)
+	}
+	// Every point is in the report now: the directory holds what a merge
+	// of shards would write, and nothing of the run in progress.
+	os.Remove(path)
 	printVerdicts(stdout, rep)
 	if *junit != "" {
 		if err := validation.WriteJUnit(*junit, rep); err != nil {
@@ -134,6 +160,10 @@ func checkExternalModels(setups []validation.Setup, timeout time.Duration, stder
 	}
 	return nil
 }
+
+// simulateUnit simulates one point of a validation; tests slow it down to
+// interrupt a validate mid-sweep.
+var simulateUnit = validation.SimulateUnit
 
 // validateSetups loads the config files like validation.LoadSetups and
 // also returns one sweep job per Setup (one unit per sweep point) carrying

@@ -127,29 +127,67 @@ func EncodeJSON(rows []Row) []byte {
 	return append(b, '\n')
 }
 
-// WriteFiles writes results.csv and results.json to dir, each atomically:
-// to a temporary file in dir, synced, then renamed over the old file.
+// WriteFiles writes results.csv and results.json to dir as one pair:
+// both are written in full to temporary files in dir and synced, and only
+// when both succeeded are they renamed over the old files (JSON first:
+// --resume reads it). A write that fails (a full disk, a quota) removes both
+// temporary files and leaves the old pair as it was, so the two files never
+// hold different rows because of it.
 func WriteFiles(dir string, rows []Row) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	if err := writeAtomic(filepath.Join(dir, CSVFile), EncodeCSV(rows)); err != nil {
+	jsonPath, csvPath := filepath.Join(dir, JSONFile), filepath.Join(dir, CSVFile)
+	jsonTmp, err := writeTemp(jsonPath, EncodeJSON(rows))
+	if err != nil {
 		return err
 	}
-	return writeAtomic(filepath.Join(dir, JSONFile), EncodeJSON(rows))
+	csvTmp, err := writeTemp(csvPath, EncodeCSV(rows))
+	if err != nil {
+		os.Remove(jsonTmp)
+		return err
+	}
+	if err := os.Rename(jsonTmp, jsonPath); err != nil {
+		os.Remove(jsonTmp)
+		os.Remove(csvTmp)
+		return fmt.Errorf("writing %s: %w", jsonPath, err)
+	}
+	if err := os.Rename(csvTmp, csvPath); err != nil {
+		os.Remove(csvTmp)
+		return fmt.Errorf("writing %s: %w", csvPath, err)
+	}
+	return nil
 }
 
 // writeAtomic replaces path by data so that a reader sees the old or the new
 // content, never a mix.
 func writeAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	tmp, err := writeTemp(path, data)
 	if err != nil {
 		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}
+
+// syncFile flushes a temporary file to disk; tests replace it to simulate a
+// full disk.
+var syncFile = (*os.File).Sync
+
+// writeTemp writes data to a new temporary file beside path, synced and
+// readable by all, and returns its name; on failure nothing is left.
+func writeTemp(path string, data []byte) (string, error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return "", fmt.Errorf("writing %s: %w", path, err)
 	}
 	tmp := f.Name()
 	_, werr := f.Write(data)
 	if werr == nil {
-		werr = f.Sync()
+		werr = syncFile(f)
 	}
 	if cerr := f.Close(); werr == nil {
 		werr = cerr
@@ -157,14 +195,11 @@ func writeAtomic(path string, data []byte) error {
 	if werr == nil {
 		werr = os.Chmod(tmp, 0o644)
 	}
-	if werr == nil {
-		werr = os.Rename(tmp, path)
-	}
 	if werr != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("writing %s: %w", path, werr)
+		return "", fmt.Errorf("writing %s: %w", path, werr)
 	}
-	return nil
+	return tmp, nil
 }
 
 // ReadJSON reads dir/results.json; a missing file gives no rows and no error.

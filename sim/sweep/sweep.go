@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"strconv"
 
 	"github.com/flitsim/flitsim/sim"
@@ -369,11 +370,28 @@ func resume(dir string, jobs []Job, firstPoint []int, rows []*Row, version strin
 	for j, job := range jobs {
 		byName[job.Name] = j
 	}
+	// Every row on disk must belong to this run: the files are rewritten
+	// with this run's rows only, so a row of another config (or a model
+	// row) would be dropped without a word.
+	var foreign []string
+	seen := map[string]bool{}
 	for _, r := range old {
-		j, ok := byName[r.Config]
-		if !ok || r.Source != SourceSim {
-			continue
+		_, ok := byName[r.Config]
+		key := r.Config
+		if r.Source != SourceSim {
+			key = r.Config + " (" + r.Source + ")"
 		}
+		if (!ok || r.Source != SourceSim) && !seen[key] {
+			seen[key] = true
+			foreign = append(foreign, key)
+		}
+	}
+	if len(foreign) > 0 {
+		return fmt.Errorf("resume %s: %w: it holds rows of %s, which this run does not include (resuming would drop them); run the same configs again, or use another --out",
+			dir, ErrResumeMismatch, strings.Join(foreign, ", "))
+	}
+	for _, r := range old {
+		j := byName[r.Config]
 		job := jobs[j]
 		if r.ConfigHash != job.Hash || r.Seed != job.Seed || r.Version != version {
 			return fmt.Errorf("resume %s: %w: config %s has hash %.12s seed %d version %s on disk, %.12s seed %d version %s now; use another --out or drop --resume",
