@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 	"strconv"
+	"strings"
 
 	"github.com/flitsim/flitsim/sim"
 )
