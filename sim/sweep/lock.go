@@ -17,7 +17,8 @@ var ErrLocked = errors.New("output is being written by another process")
 // Lock is an exclusive, advisory lock on one product of an output
 // directory (the results files, one shard file, the validation report),
 // held by this process until Unlock or its exit (the kernel drops the lock
-// of a killed process, so a stale lock file never blocks a later run).
+// of a killed process, so a lock file left by a SIGKILL never blocks a
+// later run).
 type Lock struct {
 	f    *os.File
 	path string
@@ -36,25 +37,35 @@ func LockDir(dir, name string) (*Lock, error) {
 		return nil, err
 	}
 	path := filepath.Join(dir, LockName(name))
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
-	if err != nil {
-		return nil, err
+	for {
+		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+		if err != nil {
+			return nil, err
+		}
+		held, err := tryLock(f)
+		if err != nil {
+			f.Close()
+			return nil, fmt.Errorf("locking %s: %w", path, err)
+		}
+		if held {
+			f.Close()
+			return nil, fmt.Errorf("%w: %s in %s is locked by process %s; wait for it to finish, stop it, or use another --out",
+				ErrLocked, name, dir, holder(path))
+		}
+		// The holder removes the file when it unlocks: a lock taken on a
+		// file that has since been removed (or replaced) locks nothing.
+		fst, ferr := f.Stat()
+		pst, perr := os.Stat(path)
+		if ferr != nil || perr != nil || !os.SameFile(fst, pst) {
+			f.Close()
+			continue
+		}
+		// The holder's id, for the message of a refused second writer.
+		if err := f.Truncate(0); err == nil {
+			_, _ = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+		}
+		return &Lock{f: f, path: path}, nil
 	}
-	held, err := tryLock(f)
-	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("locking %s: %w", path, err)
-	}
-	if held {
-		f.Close()
-		return nil, fmt.Errorf("%w: %s in %s is locked by process %s; wait for it to finish, stop it, or use another --out",
-			ErrLocked, name, dir, holder(path))
-	}
-	// The holder's id, for the message of a refused second writer.
-	if err := f.Truncate(0); err == nil {
-		_, _ = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
-	}
-	return &Lock{f: f, path: path}, nil
 }
 
 // holder reads the process id a lock file holds; the holder writes it
@@ -70,12 +81,13 @@ func holder(path string) string {
 	return "(unknown id)"
 }
 
-// Unlock releases the lock; the lock file stays (removing it would race
-// with a process that has just opened it).
+// Unlock removes the lock file and releases the lock (a process that
+// opened the file meanwhile finds it removed and opens it again).
 func (l *Lock) Unlock() error {
 	if l == nil || l.f == nil {
 		return nil
 	}
+	os.Remove(l.path)
 	err := l.f.Close() // closing the descriptor releases the lock
 	l.f = nil
 	return err
