@@ -30,13 +30,14 @@ func isGraph(t string) bool {
 // graphKeys are the network keys of the graph topologies, and which
 // topologies read each.
 var graphKeys = map[string][]string{
-	"network.concentration":  {"dragonfly", "flattened-butterfly", "cmesh"},
-	"network.group_size":     {"dragonfly"},
-	"network.global_links":   {"dragonfly"},
-	"network.global_latency": {"dragonfly"},
-	"network.file":           {"graph"},
-	"network.radix":          {"flattened-butterfly", "fat-tree", "cmesh"},
-	"network.dimensions":     {"flattened-butterfly", "fat-tree", "cmesh"},
+	"network.concentration":      {"dragonfly", "flattened-butterfly", "cmesh"},
+	"network.group_size":         {"dragonfly"},
+	"network.global_links":       {"dragonfly"},
+	"network.global_latency":     {"dragonfly"},
+	"network.global_arrangement": {"dragonfly"},
+	"network.file":               {"graph"},
+	"network.radix":              {"flattened-butterfly", "fat-tree", "cmesh"},
+	"network.dimensions":         {"flattened-butterfly", "fat-tree", "cmesh"},
 }
 
 // GraphNetwork builds the network of a graph topology (nil, nil for the
@@ -55,7 +56,7 @@ func (e *Experiment) GraphNetwork() (*graph.Network, error) {
 	switch nw.Topology {
 	case "dragonfly":
 		g, err = graph.NewDragonfly(graph.DragonflySpec{P: nw.Concentration, A: nw.GroupSize, H: nw.GlobalLinks,
-			LocalLatency: nw.LinkLatency, GlobalLatency: nw.GlobalLatency})
+			LocalLatency: nw.LinkLatency, GlobalLatency: nw.GlobalLatency, Arrangement: nw.GlobalArrangement})
 	case "flattened-butterfly":
 		g, err = graph.NewFlatFly(graph.FlatFlySpec{K: nw.Radix, N: nw.Dimensions, C: nw.Concentration, Latency: nw.LinkLatency})
 	case "fat-tree":
@@ -92,6 +93,9 @@ func (e *Experiment) resolveGraph(r *reporter) {
 	if nw.Topology == "dragonfly" && !r.set("network.global_latency") {
 		nw.GlobalLatency = nw.LinkLatency
 	}
+	if nw.Topology == "dragonfly" && !r.set("network.global_arrangement") {
+		nw.GlobalArrangement = graph.ArrangementConsecutive
+	}
 	if nw.Topology == "flattened-butterfly" && !r.set("network.concentration") {
 		nw.Concentration = nw.Radix
 	}
@@ -122,6 +126,7 @@ func validateGraph(e *Experiment, r *reporter) bool {
 		ok = intRange(r, "network.group_size", nw.GroupSize, 0, graph.MaxPorts) && ok
 		ok = intRange(r, "network.global_links", nw.GlobalLinks, 0, graph.MaxPorts) && ok
 		ok = intRange(r, "network.global_latency", nw.GlobalLatency, 1, maxDelay) && ok
+		ok = oneOf(r, "network.global_arrangement", nw.GlobalArrangement, graph.ArrangementConsecutive, graph.ArrangementAbsolute) && ok
 	case "flattened-butterfly", "cmesh":
 		ok = requiredInt(r, "network.radix", "network.radix (k, routers per dimension)", nw.Radix, 2, graph.MaxPorts)
 		ok = requiredInt(r, "network.dimensions", "network.dimensions (n, router dimensions)", nw.Dimensions, 1, maxDimensions) && ok

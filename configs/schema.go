@@ -135,6 +135,9 @@ type Network struct {
 	// GlobalLatency is the cycles on a dragonfly's global channels
 	// (default link_latency, which its local channels take).
 	GlobalLatency int `yaml:"global_latency" json:"global_latency,omitempty"`
+	// GlobalArrangement is how a dragonfly's global links join its groups:
+	// "consecutive" (the default) or "absolute" (BookSim 2's dragonflynew).
+	GlobalArrangement string `yaml:"global_arrangement" json:"global_arrangement,omitempty"`
 	// File is the graph file of topology graph, relative to the experiment
 	// file (format: docs/config.md#graph-files).
 	File string `yaml:"file" json:"file,omitempty"`

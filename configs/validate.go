@@ -227,7 +227,7 @@ func validateNetwork(e *Experiment, r *reporter) bool {
 	if !oneOf(r, "network.topology", nw.Topology, "ring", "torus", "mesh", "hypercube", "delta", "dragonfly", "flattened-butterfly", "fat-tree", "cmesh", "graph") {
 		return false
 	}
-	for _, k := range []string{"network.concentration", "network.group_size", "network.global_links", "network.global_latency", "network.file"} {
+	for _, k := range []string{"network.concentration", "network.group_size", "network.global_links", "network.global_latency", "network.global_arrangement", "network.file"} {
 		if r.set(k) && !isGraph(nw.Topology) {
 			r.errorf(k, "does not apply to topology: %s", nw.Topology)
 		}

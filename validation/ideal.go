@@ -107,11 +107,11 @@ func idealClosedForm(g *graph.Network, rt, pat string) (float64, error) {
 				return ideal.DragonflyMinimalShift(d.P, d.A, d.H)
 			case rt == graph.RouteValiant && pat == traffic.Uniform:
 				return ideal.DragonflyValiantUniform(d.P, d.A, d.H)
-			case rt == graph.RouteValiant && pat == traffic.GroupShift:
+			case rt == graph.RouteValiant && pat == traffic.GroupShift && d.Arrangement == graph.ArrangementConsecutive:
 				return ideal.DragonflyValiantShift(d.P, d.A, d.H)
 			case pat == traffic.Uniform: // UGAL: minimal's is the larger
 				return ideal.DragonflyMinimalUniform(d.P, d.A, d.H)
-			case pat == traffic.GroupShift:
+			case pat == traffic.GroupShift && d.Arrangement == graph.ArrangementConsecutive:
 				return ideal.DragonflyValiantShift(d.P, d.A, d.H)
 			}
 		case g.FlatFly() != nil:

@@ -74,7 +74,10 @@ func DragonflyValiantUniform(P, A, H int) (float64, error) {
 }
 
 // DragonflyValiantShift is Θ of Valiant routing under the group shift, for
-// the balanced dragonfly A = 2P = 2H (P >= 2). Channel g->g+1 carries the
+// the balanced dragonfly A = 2P = 2H (P >= 2) with the consecutive
+// global-link arrangement (graph.DragonflySpec; under BookSim's absolute
+// arrangement some local channels carry more: Θ = 1/2 for p = 2 and
+// 0.487 for p = 3, computed path by path). Channel g->g+1 carries the
 // minimal share of g's traffic (intermediate = source or destination
 // group, probability 2/G); every other channel x->y carries phase 1 of
 // x's traffic through y and phase 2 of y-1's through x, 1/G each: every

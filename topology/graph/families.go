@@ -19,13 +19,19 @@ import "fmt"
 //	                  j < i, port P+j-1 for j > i
 //	P+A-1 .. P+A+H-2  global: port P+A-1+k is global link x = i*H + k
 //
-// Global-link arrangement ("consecutive", also called palm tree): global
-// link x (0 <= x < A*H) of group g leads to group (g + x + 1) mod G and
-// arrives there on its link A*H-1-x, so link x of g and link A*H-1-x of
-// g+x+1 are the two ends of one two-way link. Group g reaches group d
-// through link (d - g - 1) mod G, owned by router floor(x/H) of g.
+// Global-link arrangement, Consecutive (the default, also called palm
+// tree): global link x (0 <= x < A*H) of group g leads to group
+// (g + x + 1) mod G and arrives there on its link A*H-1-x, so link x of g
+// and link A*H-1-x of g+x+1 are the two ends of one two-way link. Group g
+// reaches group d through link (d - g - 1) mod G, owned by router
+// floor(x/H) of g. Absolute (BookSim 2's dragonflynew): link x of g leads
+// to group x if x < g, else x+1, and arrives on the other group's link g
+// if g < d, else g-1.
 type DragonflySpec struct {
 	P, A, H int
+	// Arrangement is ArrangementConsecutive ("" means it) or
+	// ArrangementAbsolute.
+	Arrangement string
 	// LocalLatency and GlobalLatency are the link latencies in cycles (0
 	// means 1).
 	LocalLatency, GlobalLatency int
@@ -56,6 +62,12 @@ func (s DragonflySpec) Normalise() (DragonflySpec, error) {
 	if s.GlobalLatency == 0 {
 		s.GlobalLatency = 1
 	}
+	if s.Arrangement == "" {
+		s.Arrangement = ArrangementConsecutive
+	}
+	if s.Arrangement != ArrangementConsecutive && s.Arrangement != ArrangementAbsolute {
+		return s, fmt.Errorf("graph: dragonfly global-link arrangement %q, want %s or %s", s.Arrangement, ArrangementConsecutive, ArrangementAbsolute)
+	}
 	switch {
 	case s.P < 1 || s.A < 1 || s.H < 1:
 		return s, fmt.Errorf("graph: dragonfly p=%d a=%d h=%d, want each >= 1", s.P, s.A, s.H)
@@ -69,6 +81,12 @@ func (s DragonflySpec) Normalise() (DragonflySpec, error) {
 	return s, nil
 }
 
+// Global-link arrangements of a dragonfly (DragonflySpec.Arrangement).
+const (
+	ArrangementConsecutive = "consecutive"
+	ArrangementAbsolute    = "absolute"
+)
+
 // Groups returns G = A*H + 1.
 func (s DragonflySpec) Groups() int { return s.A*s.H + 1 }
 
@@ -79,7 +97,11 @@ func NewDragonfly(s DragonflySpec) (*Network, error) {
 		return nil, err
 	}
 	P, A, H, G := s.P, s.A, s.H, s.Groups()
-	b, err := newBuilder("dragonfly", fmt.Sprintf("dragonfly p=%d a=%d h=%d (%d groups)", P, A, H, G), A*G, P+A-1+H)
+	desc := fmt.Sprintf("dragonfly p=%d a=%d h=%d (%d groups)", P, A, H, G)
+	if s.Arrangement != ArrangementConsecutive {
+		desc = fmt.Sprintf("dragonfly p=%d a=%d h=%d (%d groups, %s arrangement)", P, A, H, G, s.Arrangement)
+	}
+	b, err := newBuilder("dragonfly", desc, A*G, P+A-1+H)
 	if err != nil {
 		return nil, err
 	}
@@ -94,11 +116,10 @@ func NewDragonfly(s DragonflySpec) (*Network, error) {
 			}
 			for k := 0; k < H; k++ {
 				x := i*H + k
-				d := (g + x + 1) % G
+				d, y := s.peer(g, x)
 				if d < g {
 					continue // added from the other end
 				}
-				y := A*H - 1 - x
 				b.link(r, P+A-1+k, d*A+y/H, P+A-1+y%H, s.GlobalLatency)
 			}
 		}
@@ -113,11 +134,39 @@ func (n *Network) Dragonfly() *DragonflySpec { return n.dfly }
 // dflyGroup returns the group of router r.
 func (s *DragonflySpec) group(r int) int { return r / s.A }
 
+// peer returns the group global link x of group g leads to and the link
+// it arrives on there (see DragonflySpec).
+func (s *DragonflySpec) peer(g, x int) (d, y int) {
+	if s.Arrangement == ArrangementAbsolute {
+		d = x
+		if x >= g {
+			d = x + 1
+		}
+		y = g
+		if g > d {
+			y = g - 1
+		}
+		return d, y
+	}
+	return (g + x + 1) % s.Groups(), s.A*s.H - 1 - x
+}
+
+// link returns the global link of group g leading to group d != g.
+func (s *DragonflySpec) link(g, d int) int {
+	if s.Arrangement == ArrangementAbsolute {
+		if d < g {
+			return d
+		}
+		return d - 1
+	}
+	G := s.Groups()
+	return ((d-g-1)%G + G) % G
+}
+
 // gateway returns, for a packet in group g bound for group d != g, the
 // router of g owning the global link to d and that link's port.
 func (s *DragonflySpec) gateway(g, d int) (router, port int) {
-	G := s.Groups()
-	x := ((d-g-1)%G + G) % G
+	x := s.link(g, d)
 	return g*s.A + x/s.H, s.P + s.A - 1 + x%s.H
 }
 

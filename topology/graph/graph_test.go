@@ -93,11 +93,15 @@ func cmeshCase(k, n, c int) structCase {
 	}
 }
 
-func dragonflyCase(p, a, h int) structCase {
+func dragonflyCase(p, a, h int, arrangement ...string) structCase {
 	g := a*h + 1
+	arr := ""
+	if len(arrangement) > 0 {
+		arr = arrangement[0]
+	}
 	return structCase{
 		name:    "dragonfly",
-		build:   func() (*Network, error) { return NewDragonfly(DragonflySpec{P: p, A: a, H: h}) },
+		build:   func() (*Network, error) { return NewDragonfly(DragonflySpec{P: p, A: a, H: h, Arrangement: arr}) },
 		nodes:   p * a * g,
 		routers: a * g, minDeg: a - 1 + h, maxDeg: a - 1 + h, channels: a * g * (a - 1 + h), diameter: 3,
 		mean: math.NaN(), // depends on the global arrangement: see TestDragonflyMinimalRouteLength
@@ -115,6 +119,7 @@ func side(n *Network, f func(r int) bool) []bool {
 func suite() []structCase {
 	return []structCase{
 		dragonflyCase(1, 2, 1), dragonflyCase(2, 4, 2), dragonflyCase(2, 3, 2), dragonflyCase(3, 6, 3), dragonflyCase(4, 8, 4),
+		dragonflyCase(2, 4, 2, ArrangementAbsolute), dragonflyCase(2, 3, 2, ArrangementAbsolute),
 		flatFlyCase(4, 2, 4), flatFlyCase(3, 2, 2), flatFlyCase(2, 3, 2), flatFlyCase(8, 1, 8),
 		fatTreeCase(2, 3), fatTreeCase(4, 3), fatTreeCase(2, 5), fatTreeCase(4, 2),
 		cmeshCase(4, 2, 4), cmeshCase(5, 2, 2), cmeshCase(4, 3, 2),
@@ -198,7 +203,8 @@ func checkTables(t *testing.T, n *Network) {
 // global link each way, link x of g leading to g+x+1 (the documented
 // arrangement), and minimal routes are at most local, global, local.
 func TestDragonflyGlobalLinks(t *testing.T) {
-	for _, s := range []DragonflySpec{{P: 2}, {P: 4}, {P: 2, A: 3, H: 2}, {P: 1, A: 5, H: 3}} {
+	for _, s := range []DragonflySpec{{P: 2}, {P: 4}, {P: 2, A: 3, H: 2}, {P: 1, A: 5, H: 3},
+		{P: 2, Arrangement: ArrangementAbsolute}, {P: 2, A: 3, H: 2, Arrangement: ArrangementAbsolute}} {
 		n, err := NewDragonfly(s)
 		if err != nil {
 			t.Fatal(err)
@@ -214,8 +220,12 @@ func TestDragonflyGlobalLinks(t *testing.T) {
 			}
 			count[g1*G+g2]++
 			x := c.Src%d.A*d.H + c.SrcPort - (d.P + d.A - 1)
-			if (g1+x+1)%G != g2 {
-				t.Errorf("%v: global link x=%d of group %d leads to group %d, want %d", n, x, g1, g2, (g1+x+1)%G)
+			want := (g1 + x + 1) % G
+			if d.Arrangement == ArrangementAbsolute {
+				want = x + b2i(x >= g1) // BookSim's dragonflynew
+			}
+			if g2 != want {
+				t.Errorf("%v: global link x=%d of group %d leads to group %d, want %d", n, x, g1, g2, want)
 			}
 		}
 		for g1 := 0; g1 < G; g1++ {
@@ -401,7 +411,7 @@ func TestIdealClosedForms(t *testing.T) {
 		atLeast bool // the closed form is a lower bound (flattened-butterfly Valiant), within 10%
 	}
 	var cases []tc
-	for _, s := range []DragonflySpec{{P: 2}, {P: 3}, {P: 2, A: 3, H: 2}, {P: 1, A: 4, H: 2}} {
+	for _, s := range []DragonflySpec{{P: 2}, {P: 3}, {P: 2, A: 3, H: 2}, {P: 1, A: 4, H: 2}, {P: 2, Arrangement: ArrangementAbsolute}, {P: 3, Arrangement: ArrangementAbsolute}} {
 		n, _ := NewDragonfly(s)
 		d := n.Dragonfly()
 		P, A, H := d.P, d.A, d.H
@@ -410,8 +420,10 @@ func TestIdealClosedForms(t *testing.T) {
 			tc{n, RouteMinimal, Shift(n, P*A), func() (float64, error) { return ideal.DragonflyMinimalShift(P, A, H) }, false})
 		if A == 2*P && H == P && P >= 2 {
 			cases = append(cases,
-				tc{n, RouteValiant, Uniform(n), func() (float64, error) { return ideal.DragonflyValiantUniform(P, A, H) }, false},
-				tc{n, RouteValiant, Shift(n, P*A), func() (float64, error) { return ideal.DragonflyValiantShift(P, A, H) }, false})
+				tc{n, RouteValiant, Uniform(n), func() (float64, error) { return ideal.DragonflyValiantUniform(P, A, H) }, false})
+			if d.Arrangement == ArrangementConsecutive { // under the absolute arrangement local channels carry more
+				cases = append(cases, tc{n, RouteValiant, Shift(n, P*A), func() (float64, error) { return ideal.DragonflyValiantShift(P, A, H) }, false})
+			}
 		}
 	}
 	for _, s := range []FlatFlySpec{{K: 4, N: 2}, {K: 3, N: 2, C: 2}, {K: 4, N: 2, C: 8}, {K: 2, N: 3, C: 3}} {
