@@ -304,6 +304,9 @@ func (e *Experiment) resolvePreset(r *reporter) {
 		return
 	}
 	kind, err := topology.ParseKind(e.Network.Topology)
+	if isGraph(e.Network.Topology) {
+		kind, err = topology.Mesh, nil // BookSim's channels outside its k-ary n-cubes take 1 cycle, as on a mesh
+	}
 	if err != nil {
 		return // reported with network.topology
 	}
@@ -334,7 +337,7 @@ func (e *Experiment) resolvePreset(r *reporter) {
 	}
 	if !r.set("router.dateline") {
 		e.Router.Dateline = "per-hop"
-		if p.HoldClass {
+		if p.HoldClass && !isGraph(e.Network.Topology) { // a dateline class exists on rings only
 			e.Router.Dateline = "hold"
 		}
 	}

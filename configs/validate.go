@@ -300,7 +300,19 @@ func validateRouter(e *Experiment, r *reporter, topoOK bool) {
 	intRange(r, "router.vc_alloc_delay", rt.VCAllocDelay, 0, maxDelay)
 	intRange(r, "router.switch_alloc_delay", rt.SwitchAllocDelay, 0, maxDelay)
 	intRange(r, "router.switch_traversal_delay", rt.SwitchTraversalDelay, 0, maxDelay)
+	if r.set("router.preset") {
+		oneOf(r, "router.preset", rt.Preset, network.Presets...)
+	}
+	if rt.TieBreak != "" {
+		oneOf(r, "router.tie_break", rt.TieBreak, "balanced", "plus")
+	}
+	if rt.Dateline != "" {
+		oneOf(r, "router.dateline", rt.Dateline, "per-hop", "hold")
+	}
 	if isGraph(e.Network.Topology) {
+		if rt.Dateline == "hold" {
+			r.errorf("router.dateline", "hold keeps the dateline class through a ring: it applies to rings and tori, not to a %s", e.Network.Topology)
+		}
 		if topoOK && vcsOK {
 			validateGraphRouting(e, r)
 		}
@@ -317,15 +329,6 @@ func validateRouter(e *Experiment, r *reporter, topoOK bool) {
 	case routingOK && !delta && e.Routing == "destination-tag":
 		r.errorf("routing", "destination-tag routing needs topology: delta (topology is %s)", e.Network.Topology)
 		routingOK = false
-	}
-	if r.set("router.preset") {
-		oneOf(r, "router.preset", rt.Preset, network.Presets...)
-	}
-	if rt.TieBreak != "" {
-		oneOf(r, "router.tie_break", rt.TieBreak, "balanced", "plus")
-	}
-	if rt.Dateline != "" {
-		oneOf(r, "router.dateline", rt.Dateline, "per-hop", "hold")
 	}
 	wrap := e.Network.Topology == "ring" || e.Network.Topology == "torus"
 	// A ring, and every ring of a torus, is a cycle of channels. With one
