@@ -127,8 +127,10 @@ func ReadNetrace(file string, r io.Reader, opt NetraceOptions) (*Trace, error) {
 		return nil, fmt.Errorf("trace: FlitBytes = %d and MaxPackets = %d must not be negative", opt.FlitBytes, opt.MaxPackets)
 	}
 	br := bufio.NewReaderSize(r, 1<<16)
+	stream := "file"
 	if sig, _ := br.Peek(3); bytes.Equal(sig, []byte("BZh")) {
 		br = bufio.NewReaderSize(bzip2.NewReader(br), 1<<16)
+		stream = "bzip2 stream"
 	}
 	fail := func(rec int, format string, args ...any) error {
 		return &Error{File: file, Record: rec, Msg: fmt.Sprintf(format, args...)}
@@ -139,7 +141,7 @@ func ReadNetrace(file string, r io.Reader, opt NetraceOptions) (*Trace, error) {
 	// stream) is reported as it is.
 	short := func(rec int, what string, err error) error {
 		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-			return fail(rec, "truncated: the file ends inside the %s", what)
+			return fail(rec, "truncated: the %s ends inside the %s", stream, what)
 		}
 		return fail(rec, "reading the %s: %v", what, err)
 	}
