@@ -82,7 +82,8 @@ func checkModeKeys(e *Experiment, r *reporter) {
 // modelMode is the mode each model family of KnownModels applies to.
 var modelMode = map[string]string{
 	"reed": "closed", "makrucki": "delta", "jacquet": "slotted",
-	"safaei": "network", "draper-ghosh": "network", "dally1990": "network", "dally1992": "network", "ideal": "network",
+	"safaei": "network", "draper-ghosh": "network", "dally1990": "network", "dally1992": "network",
+	"booksim": "network", "ideal": "network",
 }
 
 // ExternalModel parses a models: entry that names a model from outside

@@ -350,6 +350,7 @@ type Run struct {
 //	draper-ghosh  Draper–Ghosh wormhole k-ary n-cube (DG-R)          [§5.3]
 //	dally1990     Dally 1990 contention model                        [§5.4]
 //	dally1992     Dally 1992 virtual-channel occupancy model         [§5.5]
+//	booksim       BookSim 2 reference curves, booksim:<configuration> (docs/booksim.md)
 func KnownModels() []string {
-	return []string{"reed", "makrucki", "jacquet", "safaei", "draper-ghosh", "dally1990", "dally1992", "ideal"}
+	return []string{"reed", "makrucki", "jacquet", "safaei", "draper-ghosh", "dally1990", "dally1992", "ideal", "booksim"}
 }

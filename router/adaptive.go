@@ -102,8 +102,10 @@ func (r *Router) selectVC(i int, cutThrough bool, now sim.Cycle) int32 {
 	if cutThrough {
 		need = r.slots[i*r.depth+int(r.in[i].head)].flit.Len
 	}
-	if o := r.pickFree(i, passAdaptive, excl, need, now); o >= 0 {
-		return o
+	if !r.stuckInEscape(i) {
+		if o := r.pickFree(i, passAdaptive, excl, need, now); o >= 0 {
+			return o
+		}
 	}
 	if o := r.pickFree(i, passEscape, excl, need, now); o >= 0 {
 		return o
@@ -214,4 +216,11 @@ func (r *Router) ResetOccupancy(now sim.Cycle) {
 	for q := range r.occAt {
 		r.occAt[q] = now
 	}
+}
+
+// stuckInEscape reports whether input VC i holds a packet that must stay
+// on escape channels: with Config.StickyEscape, one that arrived on an
+// escape VC of a network port.
+func (r *Router) stuckInEscape(i int) bool {
+	return r.cfg.StickyEscape && int(r.portOf[i]) != r.local && r.classOfVC(int32(r.vcOf[i])) < r.escapeClasses
 }

@@ -68,6 +68,13 @@ type Config struct {
 	// local port.
 	HoldClass bool
 
+	// StickyEscape keeps a packet that has entered an escape VC of
+	// adaptive routing (SetAdaptive with escape classes) on escape VCs
+	// until it is delivered, as BookSim 2's min_adapt_mesh and
+	// min_adapt_torus do; without it (Duato's rule) a packet on an escape
+	// VC may take an adaptive VC again at the next router.
+	StickyEscape bool
+
 	// ScoutingDistance is K of scouting switching (>= 0, Scouting only):
 	// the first data flit may leave a router only while the header has
 	// reserved at least K links beyond the one it is about to take. K = 0

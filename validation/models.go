@@ -6,6 +6,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/flitsim/flitsim/analytic"
 	"github.com/flitsim/flitsim/analytic/delta"
@@ -16,6 +17,7 @@ import (
 	"github.com/flitsim/flitsim/configs"
 	"github.com/flitsim/flitsim/sim/closed"
 	simdelta "github.com/flitsim/flitsim/sim/delta"
+	"github.com/flitsim/flitsim/validation/booksim"
 )
 
 // Point statuses, the same words as the results files of sim/sweep.
@@ -150,7 +152,49 @@ var modelSpecs = map[string]modelSpec{
 	"ideal":                         {"ideal throughput: the channel-load bound of the topology, routing and pattern (analytic/ideal; an upper bound on accepted flits/node/cycle)", "network", false},
 }
 
-// ModelNames returns every model name the bridge evaluates, sorted. A name
+// bookSimPrefix starts the name of a BookSim 2 reference curve:
+// "booksim:<configuration>", a configuration of package validation/booksim
+// (docs/booksim.md). It is a reference source beside the models: its
+// values are BookSim's measured latencies at the sweep's loads, judged
+// with the same tolerances and reported and plotted the same way.
+const bookSimPrefix = "booksim:"
+
+// bookSimRef is the committed BookSim reference, read once.
+var bookSimRef = sync.OnceValues(booksim.Load)
+
+// specOf returns the description of model name.
+func specOf(name string) (modelSpec, bool) {
+	if cfg, ok := strings.CutPrefix(name, bookSimPrefix); ok {
+		ref, err := bookSimRef()
+		if err != nil {
+			return modelSpec{}, false
+		}
+		if _, ok := ref.Config(cfg); !ok {
+			return modelSpec{}, false
+		}
+		return modelSpec{doc: "BookSim 2 reference, configuration " + cfg + " (commit " + ref.Commit[:min(7, len(ref.Commit))] + ", docs/booksim.md)", mode: "network"}, true
+	}
+	s, ok := modelSpecs[name]
+	return s, ok
+}
+
+// BookSimNames returns the names of the BookSim reference curves,
+// "booksim:<configuration>", sorted (none when the reference cannot be
+// read).
+func BookSimNames() []string {
+	ref, err := bookSimRef()
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, c := range ref.Configs {
+		out = append(out, bookSimPrefix+c.Name)
+	}
+	return out
+}
+
+// ModelNames returns every model name the bridge evaluates, sorted, but
+// the BookSim reference curves (BookSimNames). A name
 // is a configs.KnownModels name, optionally with a suffix selecting a variant
 // ("-mva", "-bounds", "-bernoulli", ":printed", ...); ModelDoc describes each.
 func ModelNames() []string {
@@ -163,12 +207,18 @@ func ModelNames() []string {
 }
 
 // ModelDoc returns the one-line description of a model name ("" if unknown).
-func ModelDoc(name string) string { return modelSpecs[name].doc }
+func ModelDoc(name string) string {
+	s, _ := specOf(name)
+	return s.doc
+}
 
 // IsHypothesis reports whether a model name is a hypothesis or sanity curve
 // (DG-R's [RECON-L] knobs, Dally 1990 and 1992): Run reports its errors with
 // verdict info and never fails on it.
-func IsHypothesis(name string) bool { return modelSpecs[name].hypothesis }
+func IsHypothesis(name string) bool {
+	s, _ := specOf(name)
+	return s.hypothesis
+}
 
 // expand replaces the group names (reed-bounds) by their members.
 func expand(models []string) []string {
@@ -215,7 +265,7 @@ func Evaluate(s Setup) ([]Curve, error) {
 
 // EvaluateModel evaluates one model name (see ModelNames) over the sweep of s.
 func EvaluateModel(s Setup, name string) (Curve, error) {
-	spec, ok := modelSpecs[name]
+	spec, ok := specOf(name)
 	if !ok {
 		return Curve{}, fmt.Errorf("validation: %s: unknown model %q (known: %s)", s.Name, name, strings.Join(ModelNames(), ", "))
 	}
@@ -535,6 +585,9 @@ func evalNetwork(c *Curve, s Setup) error {
 		toSweep = float64(M)
 	}
 	c.Sim, c.Unit = QLatency, "cycles"
+	if strings.HasPrefix(c.Model, bookSimPrefix) {
+		return evalBookSim(c, s, toSweep/float64(M))
+	}
 	var eval func(lambda float64) (float64, []Extra, error)
 	var sat float64
 	var err error
@@ -616,6 +669,46 @@ func evalNetwork(c *Curve, s Setup) error {
 		setPoint(&c.Points[i], rate, v, err)
 		if err == nil {
 			c.Points[i].Extra = ex
+		}
+	}
+	return nil
+}
+
+// evalBookSim sets c to BookSim's measured latency at every sweep load
+// (validation/booksim; docs/booksim.md). toSweep converts flits/node/cycle,
+// BookSim's unit, into the sweep's. A load BookSim was not run at is out of
+// domain; one where every BookSim run ended "unstable" (latency above its
+// latency_thres) is saturated. The curve's saturation is BookSim's
+// saturation throughput (sim_type = throughput at offered load 1.0).
+func evalBookSim(c *Curve, s Setup, toSweep float64) error {
+	ref, err := bookSimRef()
+	if err != nil {
+		return err
+	}
+	name := strings.TrimPrefix(c.Model, bookSimPrefix)
+	cv := ref.Curve(name)
+	if cv.Saturation.N == 0 {
+		return fmt.Errorf("the BookSim reference has no figures for %s", name)
+	}
+	c.Saturation = cv.Saturation.Mean * toSweep
+	c.Extra = []Extra{{"saturation throughput", cv.Saturation.Mean, "flits/node/cycle"}, {"BookSim seeds", float64(cv.Saturation.N), ""}}
+	for i, rate := range s.Rates {
+		flits := rate / toSweep
+		p := &c.Points[i]
+		p.Rate, p.Value, p.Status = rate, math.NaN(), StatusOutOfDomain
+		p.Reason = fmt.Sprintf("BookSim was not run at %.4f flits/node/cycle", flits)
+		for _, l := range cv.Loads {
+			if math.Abs(l.Offered-flits) > 5e-5 {
+				continue
+			}
+			if l.Latency.N == 0 {
+				p.Status, p.Reason = StatusSaturated, fmt.Sprintf("all %d BookSim runs unstable", l.Unstable)
+				break
+			}
+			p.Value, p.Status, p.Reason = l.Latency.Mean, StatusOK, ""
+			p.Extra = []Extra{{"BookSim min", l.Latency.Min, "cycles"}, {"BookSim max", l.Latency.Max, "cycles"},
+				{"fraction of saturation", l.Fraction, ""}}
+			break
 		}
 	}
 	return nil

@@ -38,11 +38,19 @@ var modelSections = map[string]string{
 
 // ModelSection returns the documentation section of a model name
 // ("docs/models.md#mva"), or "" for an unknown name.
-func ModelSection(name string) string { return modelSections[name] }
+func ModelSection(name string) string {
+	if strings.HasPrefix(name, bookSimPrefix) {
+		return "docs/booksim.md"
+	}
+	return modelSections[name]
+}
 
 // ModelMode returns the simulator mode a model name applies to ("closed",
 // "delta", "slotted", "network"), or "" for an unknown name.
-func ModelMode(name string) string { return modelSpecs[name].mode }
+func ModelMode(name string) string {
+	s, _ := specOf(name)
+	return s.mode
+}
 
 // ModelBound returns how a model name's curve is judged: Lower or Upper for
 // Reed's bounds, Estimate otherwise.

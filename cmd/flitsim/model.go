@@ -162,6 +162,8 @@ func printModelList(w io.Writer) {
 	tw.Flush()
 	fmt.Fprintln(w, "\nA name goes in a config's models: list or in --models. Roles: estimate and bounds are judged by flitsim validate;")
 	fmt.Fprintln(w, "info curves are reported, never failing. flitsim model CONFIG --extra prints the values each model computes besides the compared one.")
+	fmt.Fprintln(w, "\nReference source (mode network, judged as an estimate, docs/booksim.md): booksim:<configuration>, BookSim 2's measured")
+	fmt.Fprintf(w, "latency at the sweep's loads; configurations: %s\n", strings.Join(validation.BookSimNames(), ", "))
 }
 
 // extraRow is one value of flitsim model --extra: a model's value that no
