@@ -9,6 +9,7 @@ import (
 
 	"github.com/flitsim/flitsim/sim"
 	"github.com/flitsim/flitsim/topology"
+	"github.com/flitsim/flitsim/traffic"
 	"github.com/flitsim/flitsim/traffic/trace"
 )
 
@@ -196,5 +197,27 @@ func TestTraceRefusals(t *testing.T) {
 	res, _ := runTraceRecording(t, c)
 	if res.Status != StatusUnconverged || res.Trace.Delivered != 3 || !strings.Contains(res.Reason, "3 of 4 trace packets") {
 		t.Errorf("capped run: status %q reason %q delivered %d", res.Status, res.Reason, res.Trace.Delivered)
+	}
+}
+
+// TestTraceReplayMultistage: on a delta network (8 terminals, 3 stages) a
+// sparse trace, a message to itself included, takes its zero-load
+// latency through the z stages and runs in its ideal time.
+func TestTraceReplayMultistage(t *testing.T) {
+	body := "flitsim-trace 1\nnodes 8\n0 0 0 5 4\n1 30 5 0 1 0\n2 10 3 3 2\n3 90 7 1 3 1 2\n"
+	for _, sp := range deltaSpecs[:1] {
+		cfg := deltaConfig(sp, pipelines[0])
+		cfg.Pattern = traffic.PatternSpec{}
+		cfg.Trace = textTrace(t, body)
+		res, got := runTraceRecording(t, cfg)
+		tr := res.Trace
+		for _, d := range got {
+			if z := cfg.ZeroLoadLatency(sp.Stages, d.Flits); int(d.Latency) != z {
+				t.Errorf("%s: %d -> %d latency %d, want zero-load %d", deltaName(sp), d.Src, d.Dst, d.Latency, z)
+			}
+		}
+		if res.Status != StatusOK || tr.Delivered != 4 || tr.RunCycles != tr.IdealCycles || tr.Slowdown != 1 {
+			t.Errorf("%s: status %q %+v", deltaName(sp), res.Status, *tr)
+		}
 	}
 }
