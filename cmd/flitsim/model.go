@@ -44,7 +44,7 @@ func cmdModel(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return nil
 	}
 	for _, n := range names {
-		if validation.ModelMode(n) == "" {
+		if validation.ModelMode(n) == "" && !validation.IsExternal(n) {
 			return withCode(exitUsage, fmt.Errorf("model: --models: unknown model %q (flitsim model --list names them)", n))
 		}
 	}
@@ -162,6 +162,7 @@ func printModelList(w io.Writer) {
 	tw.Flush()
 	fmt.Fprintln(w, "\nA name goes in a config's models: list or in --models. Roles: estimate and bounds are judged by flitsim validate;")
 	fmt.Fprintln(w, "info curves are reported, never failing. flitsim model CONFIG --extra prints the values each model computes besides the compared one.")
+	fmt.Fprintln(w, "Models from outside flitsim are named csv:PATH, command:CMD or go:NAME (docs/external-models.md).")
 	fmt.Fprintln(w, "\nReference source (mode network, judged as an estimate, docs/booksim.md): booksim:<configuration>, BookSim 2's measured")
 	fmt.Fprintf(w, "latency at the sweep's loads; configurations: %s\n", strings.Join(validation.BookSimNames(), ", "))
 }

@@ -106,4 +106,8 @@ func TestModelExtra(t *testing.T) {
 	if code, _, errs := runMain(t, "model", delta, "--models", "nosuch"); code != exitUsage || !strings.Contains(errs, `unknown model "nosuch"`) {
 		t.Errorf("unknown --models name: exit %d, %s", code, errs)
 	}
+	// An external model is a valid --models name too.
+	if code, out, errs := runMain(t, "model", "../../examples/csv-model/torus.yaml", "--models", "csv:predictions.csv"); code != exitOK || !strings.Contains(out, "model:csv:predictions.csv (latency)") {
+		t.Errorf("--models csv:predictions.csv: exit %d, %s\n%s", code, errs, out)
+	}
 }
