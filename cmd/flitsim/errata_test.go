@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -51,5 +52,37 @@ func TestErrataCommand(t *testing.T) {
 	}
 	if code, _, errs := runMain(t, "errata", "E19"); code != exitUsage || !strings.Contains(errs, `unknown id "E19"`) {
 		t.Errorf("E19: exit %d, %s", code, errs)
+	}
+}
+
+// The register also quotes flitsim model --models DEFAULT,VARIANT through a
+// config (two loads of each); every quoted line must still be a line of
+// what that command prints.
+func TestErrataDocQuotesModelCommand(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/errata.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	re := regexp.MustCompile("(?m)^Through a config, `flitsim model ([^`]+)` prints[^\\n]*:\\n\\n((?:    [^\\n]*\\n)+)")
+	ms := re.FindAllStringSubmatch(string(doc), -1)
+	if len(ms) < 7 {
+		t.Fatalf("%d config quotes in docs/errata.md, want at least 7", len(ms))
+	}
+	for _, m := range ms {
+		args := strings.Fields(m[1])
+		args[0] = "../../" + args[0]
+		code, out, errs := runMain(t, append([]string{"model"}, args...)...)
+		if code != exitOK {
+			t.Fatalf("flitsim model %s: exit %d, %s", m[1], code, errs)
+		}
+		lines := map[string]bool{}
+		for _, l := range strings.Split(out, "\n") {
+			lines[l] = true
+		}
+		for _, q := range strings.Split(strings.TrimRight(m[2], "\n"), "\n") {
+			if !lines[strings.TrimPrefix(q, "    ")] {
+				t.Errorf("flitsim model %s no longer prints the quoted line\n%q", m[1], q)
+			}
+		}
 	}
 }
