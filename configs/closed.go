@@ -206,7 +206,7 @@ func (e *Experiment) ClosedConfig(point int, seed uint64) (closed.Config, error)
 		Run: closed.Run{
 			Warmup: float64(rc.Warmup), MaxWarmup: float64(rc.MaxWarmup), Period: float64(rc.Period),
 			MinMeasure: float64(rc.MinMeasure), MaxTime: float64(rc.MaxTime), TargetRelCI: rc.TargetRelCI,
-			MinBatches: rc.MinBatches, MaxBatches: rc.MaxBatches,
+			MinBatches: rc.MinBatches, MaxBatches: rc.MaxBatches, CapRelCI: rc.CapRelCI,
 		},
 	}, nil
 }

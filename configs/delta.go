@@ -221,7 +221,7 @@ func (e *Experiment) DeltaConfig(point int, seed uint64) (delta.Config, error) {
 		Seed: seed,
 		Run: delta.Run{
 			Warmup: float64(rc.Warmup), Period: float64(rc.Period), MinMeasure: float64(rc.MinMeasure),
-			MaxTime: float64(rc.MaxTime), TargetRelCI: rc.TargetRelCI, MaxBacklog: rc.BacklogLimit * n,
+			MaxTime: float64(rc.MaxTime), TargetRelCI: rc.TargetRelCI, MaxBacklog: rc.BacklogLimit * n, CapRelCI: rc.CapRelCI,
 		},
 	}, nil
 }

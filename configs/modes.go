@@ -18,15 +18,15 @@ var notRead = map[string][]string{
 	"closed": {
 		"network.bidirectional", "network.link_latency", "network.credit_delay", "network.injection_latency",
 		"network.ejection_latency", "network.ejection_vcs", "network.injection_vcs", "router", "routing", "switching",
-		"traffic.process", "traffic.burst_length", "traffic.duty_cycle", "traffic.length", "traffic.include_self", "delta", "slotted", "run.max_cycles", "run.backlog_limit", "run.deadlock_cycles",
+		"traffic.process", "traffic.burst_length", "traffic.duty_cycle", "traffic.length", "traffic.include_self", "delta", "slotted", "run.max_cycles", "run.backlog_limit", "run.deadlock_cycles", "run.max_drain",
 	},
 	"delta": {
 		"network", "router", "routing", "switching", "traffic", "closed", "slotted",
-		"run.max_cycles", "run.max_warmup", "run.min_batches", "run.max_batches", "run.deadlock_cycles",
+		"run.max_cycles", "run.max_warmup", "run.min_batches", "run.max_batches", "run.deadlock_cycles", "run.max_drain",
 	},
 	"slotted": {
 		"network", "router", "routing", "switching", "traffic.radius", "traffic.phi", "traffic.decay",
-		"traffic.hotspot_nodes", "traffic.hotspot_fraction", "traffic.include_self", "traffic.length", "traffic.burst_length", "traffic.duty_cycle", "closed", "delta", "run.max_time", "run.deadlock_cycles",
+		"traffic.hotspot_nodes", "traffic.hotspot_fraction", "traffic.include_self", "traffic.length", "traffic.burst_length", "traffic.duty_cycle", "closed", "delta", "run.max_time", "run.deadlock_cycles", "run.max_drain",
 	},
 }
 
@@ -57,6 +57,7 @@ var why = map[string]string{
 	"run.max_warmup":        "sim/delta has no cap on warm-up detection",
 	"run.min_batches":       "sim/delta sizes its batches itself",
 	"run.max_batches":       "sim/delta sizes its batches itself",
+	"run.max_drain":         "only the flit-level network tags the messages of the measurement window and drains them",
 }
 
 // checkModeKeys reports every key written in the file that e's mode does

@@ -336,6 +336,18 @@ type Run struct {
 	// DeadlockCycles declares deadlock after this many cycles in which flits
 	// are in flight and none moves (0: engine default).
 	DeadlockCycles int64 `yaml:"deadlock_cycles" json:"deadlock_cycles"`
+	// CapRelCI bounds the relative 95% half-width of a run that stops at
+	// its cap instead of its target: within it (and, open systems, with
+	// accepted equal to offered within the run's own tolerance) the point
+	// is ok, beyond it unconverged (sim.Conclude; 0: default 0.05). Left
+	// out of the canonical encoding when 0.
+	CapRelCI float64 `yaml:"cap_rel_ci" json:"cap_rel_ci,omitempty"`
+	// MaxDrain bounds, in cycles, the drain after the measurement window
+	// until every message generated in it is delivered (mode network; 0:
+	// the measured cycles, at least 10 periods); a drain that does not
+	// finish makes the point saturated. Left out of the canonical encoding
+	// when 0.
+	MaxDrain int64 `yaml:"max_drain" json:"max_drain,omitempty"`
 	// Replications is the independent runs per sweep point (default 1).
 	Replications int `yaml:"replications" json:"replications"`
 }

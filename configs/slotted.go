@@ -70,7 +70,7 @@ func (e *Experiment) SlottedConfig(point int, seed uint64) (slotted.Config, erro
 		Run: slotted.RunControl{
 			Warmup: rc.Warmup, MaxWarmup: rc.MaxWarmup, Period: rc.Period, MinMeasure: rc.MinMeasure,
 			MaxSlots: rc.MaxCycles, TargetRelCI: rc.TargetRelCI,
-			MinBatches: rc.MinBatches, MaxBatches: rc.MaxBatches, BacklogLimit: rc.BacklogLimit,
+			MinBatches: rc.MinBatches, MaxBatches: rc.MaxBatches, BacklogLimit: rc.BacklogLimit, CapRelCI: rc.CapRelCI,
 		},
 	}, nil
 }

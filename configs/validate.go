@@ -649,7 +649,7 @@ func validateRun(e *Experiment, r *reporter) {
 	}{
 		{"run.warmup", c.Warmup}, {"run.max_warmup", c.MaxWarmup}, {"run.period", c.Period},
 		{"run.min_measure", c.MinMeasure}, {"run.max_cycles", c.MaxCycles}, {"run.max_time", c.MaxTime},
-		{"run.deadlock_cycles", c.DeadlockCycles},
+		{"run.deadlock_cycles", c.DeadlockCycles}, {"run.max_drain", c.MaxDrain},
 	} {
 		intRange(r, f.key, f.v, 0, maxCycles)
 	}
@@ -659,6 +659,11 @@ func validateRun(e *Experiment, r *reporter) {
 	intRange(r, "run.replications", c.Replications, 1, maxReplicas)
 	if c.TargetRelCI < -1 || c.TargetRelCI >= 1 {
 		r.errorf("run.target_rel_ci", "%g is out of range [-1, 1) (negative: no target, run to max_cycles)", c.TargetRelCI)
+	}
+	if c.CapRelCI < 0 || c.CapRelCI >= 1 || c.CapRelCI != c.CapRelCI {
+		r.errorf("run.cap_rel_ci", "%g is out of range [0, 1) (a fraction of the mean; 0: default 0.05)", c.CapRelCI)
+	} else if c.CapRelCI > 0 && c.TargetRelCI > 0 && c.CapRelCI < c.TargetRelCI {
+		r.errorf("run.cap_rel_ci", "%g is below target_rel_ci %g: the bound at the cap cannot be tighter than the target", c.CapRelCI, c.TargetRelCI)
 	}
 	if c.MinBatches > 0 && c.MaxBatches > 0 && c.MinBatches > c.MaxBatches {
 		r.errorf("run.min_batches", "min_batches %d exceeds max_batches %d", c.MinBatches, c.MaxBatches)
@@ -760,6 +765,7 @@ var runFieldNames = strings.NewReplacer(
 	"DeadlockCycles", "deadlock_cycles", "MaxWarmup", "max_warmup", "MinMeasure", "min_measure",
 	"MaxCycles", "max_cycles", "TargetRelCI", "target_rel_ci", "BacklogLimit", "backlog_limit",
 	"MaxBatches", "max_batches", "MinBatches", "min_batches", "Warmup", "warmup", "Period", "period",
+	"CapRelCI", "cap_rel_ci", "MaxDrain", "max_drain",
 )
 
 // closedFieldNames, deltaFieldNames and slottedFieldNames rename the mode
@@ -796,7 +802,7 @@ func (e *Experiment) runControl() sim.RunControl {
 		Period: sim.Cycle(rc.Period), Warmup: sim.Cycle(rc.Warmup), MaxWarmup: sim.Cycle(rc.MaxWarmup),
 		MinMeasure: sim.Cycle(rc.MinMeasure), MaxCycles: sim.Cycle(rc.MaxCycles), TargetRelCI: rc.TargetRelCI,
 		MaxBatches: rc.MaxBatches, MinBatches: rc.MinBatches, BacklogLimit: float64(rc.BacklogLimit) * float64(e.Nodes()),
-		DeadlockCycles: sim.Cycle(rc.DeadlockCycles),
+		DeadlockCycles: sim.Cycle(rc.DeadlockCycles), CapRelCI: rc.CapRelCI, MaxDrain: sim.Cycle(rc.MaxDrain),
 	}
 }
 

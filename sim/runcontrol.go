@@ -85,7 +85,6 @@ const (
 	mserMinPeriods = 20   // per-period means before MSER is first tried
 	driftSDs       = 3    // rise (in first-third standard deviations) that marks a drifting series at the cap
 	warmupBatch    = 1    // MSER batch, in periods (see the overview)
-	maxLag1        = 0.5  // largest lag-1 autocorrelation of batch means at convergence
 	maxWarmPeriods = 1e5  // bound on MaxWarmup/Period (memory of the warm-up series)
 	defaultPeriod  = 1000 // cycles
 )
@@ -123,6 +122,17 @@ type RunControl struct {
 	// DeadlockCycles declares deadlock when CyclesSinceProgress reaches it
 	// while InFlight > 0 (default 10 000).
 	DeadlockCycles Cycle
+	// CapRelCI bounds the relative 95% half-width of a run that stops at
+	// MaxCycles: within it (and with accepted equal to offered) the run is
+	// ok, beyond it unconverged (default DefaultCapRelCI; never below
+	// TargetRelCI). See [Conclude].
+	CapRelCI float64
+	// MaxDrain bounds the drain after the measurement window, in cycles:
+	// a model that measures the work tagged in the window (sim/network)
+	// runs on until every tagged item is done, and a drain longer than
+	// MaxDrain makes the run saturated (default: the measured cycles, at
+	// least 10 periods).
+	MaxDrain Cycle
 }
 
 // ErrRunControl is wrapped by every error of [NewMonitor].
@@ -137,6 +147,12 @@ type PeriodReport struct {
 	Backlog             float64 // the quantity that grows without bound when saturated (e.g. messages waiting at sources)
 	InFlight            int64   // work in the system (e.g. flits in the network)
 	CyclesSinceProgress Cycle   // cycles since anything moved
+	// Offered and Accepted are the period's offered and accepted
+	// throughput of an open system (any unit, the same for both); kept in
+	// batch means over the measured periods for the throughput rule of
+	// [Conclude]. A closed system leaves both 0 and sets Closed.
+	Offered, Accepted float64
+	Closed            bool
 }
 
 // Decision tells the model whether to run another period.
@@ -212,7 +228,9 @@ type Monitor struct {
 	ringNext  int // next slot
 	trendFrom Cycle
 
-	bm *BatchMeans
+	bm           *BatchMeans
+	offered, acc *BatchMeans // per-period throughputs while measuring (open systems)
+	open         bool        // a period reported Offered/Accepted
 }
 
 // NewMonitor validates rc, applies its defaults and returns a monitor at
@@ -234,6 +252,12 @@ func NewMonitor(rc RunControl) (*Monitor, error) {
 	}
 	if math.IsNaN(rc.TargetRelCI) || math.IsInf(rc.TargetRelCI, 0) {
 		bad("TargetRelCI = %v is not finite", rc.TargetRelCI)
+	}
+	if math.IsNaN(rc.CapRelCI) || rc.CapRelCI < 0 || rc.CapRelCI >= 1 {
+		bad("CapRelCI = %v must be in [0, 1) (0: default %g)", rc.CapRelCI, DefaultCapRelCI)
+	}
+	if rc.MaxDrain < 0 {
+		bad("MaxDrain = %d is negative", rc.MaxDrain)
 	}
 	if math.IsNaN(rc.BacklogLimit) || rc.BacklogLimit < 0 {
 		bad("BacklogLimit = %v must be ≥ 0 (0 disables)", rc.BacklogLimit)
@@ -261,6 +285,9 @@ func NewMonitor(rc RunControl) (*Monitor, error) {
 	if rc.MaxBatches == 0 {
 		rc.MaxBatches = 64
 	}
+	if rc.CapRelCI == 0 {
+		rc.CapRelCI = DefaultCapRelCI
+	}
 	if rc.MinBatches == 0 {
 		rc.MinBatches = 10
 	}
@@ -284,7 +311,9 @@ func NewMonitor(rc RunControl) (*Monitor, error) {
 	}
 
 	m := &Monitor{rc: rc, auto: auto, warmupEnd: -1, measureStart: -1,
-		bm: NewBatchMeans(rc.MaxBatches, rc.MinBatches)}
+		bm:      NewBatchMeans(rc.MaxBatches, rc.MinBatches),
+		offered: NewBatchMeans(rc.MaxBatches, rc.MinBatches),
+		acc:     NewBatchMeans(rc.MaxBatches, rc.MinBatches)}
 	if auto {
 		n := int(rc.MaxWarmup/rc.Period) + 2
 		m.series = make([]float64, 0, n)
@@ -302,12 +331,58 @@ func (m *Monitor) Config() RunControl { return m.rc }
 // Measuring reports whether observations are currently being collected.
 func (m *Monitor) Measuring() bool { return m.measuring && m.status == Running }
 
-// Observe adds observation x to the batch means if Measuring, and does
-// nothing otherwise.
+// Observe adds observation x to the batch means if Measuring, or while
+// draining after a Converged or CapReached stop (the model then adds the
+// observations of the work it tagged during the measurement window, see
+// [Monitor.DrainFailed]), and does nothing otherwise.
 func (m *Monitor) Observe(x float64) {
-	if m.measuring && m.status == Running {
+	if m.measuring && (m.status == Running || m.status == Converged || m.status == CapReached) {
 		m.bm.Add(x)
 	}
+}
+
+// DrainFailed records that the work tagged during the measurement window
+// did not finish within the drain bound: the run is Saturated, for reason.
+func (m *Monitor) DrainFailed(reason string) {
+	if m.status == Converged || m.status == CapReached {
+		m.status, m.reason = Saturated, reason
+	}
+}
+
+// DrainLimit returns the bound on the drain after the measurement window:
+// RunControl.MaxDrain, or by default the cycles measured (at least 10
+// periods).
+func (m *Monitor) DrainLimit() Cycle {
+	if m.rc.MaxDrain > 0 {
+		return m.rc.MaxDrain
+	}
+	measured := Cycle(0)
+	if m.measureStart >= 0 {
+		measured = m.lastEnd - m.measureStart
+	}
+	return max(measured, 10*m.rc.Period)
+}
+
+// Conclude returns the run's status and reason by the one status rule of
+// every mode ([Conclude]), with the observations' estimate judged under
+// the name what and, for an open system, the per-period throughputs.
+func (m *Monitor) Conclude(what string) (status, reason string) {
+	e := Ending{Stopped: m.status, Reason: m.StatusReason(), TargetRelCI: m.rc.TargetRelCI, CapRelCI: m.rc.CapRelCI,
+		Judged: []Named{{what, EstimateOf(m.bm)}}}
+	if m.open {
+		e.Offered, e.Accepted = EstimateOf(m.offered), EstimateOf(m.acc)
+	}
+	return Conclude(e)
+}
+
+// Throughput returns the batch-means estimates of the offered and
+// accepted throughput over the measured periods (zero Estimates for a
+// closed system).
+func (m *Monitor) Throughput() (offered, accepted Estimate) {
+	if !m.open {
+		return Estimate{}, Estimate{}
+	}
+	return EstimateOf(m.offered), EstimateOf(m.acc)
 }
 
 // EndPeriod closes the sample period described by r and decides whether to
@@ -326,6 +401,11 @@ func (m *Monitor) EndPeriod(r PeriodReport) Decision {
 	m.ringEnd[m.ringNext], m.ringB[m.ringNext] = r.End, r.Backlog
 	m.ringNext = (m.ringNext + 1) % trendWindow
 	m.ringN = min(m.ringN+1, trendWindow)
+	if m.measuring && !r.Closed { // the period just closed was measured
+		m.open = true
+		m.offered.Add(r.Offered)
+		m.acc.Add(r.Accepted)
+	}
 
 	if r.InFlight > 0 && r.CyclesSinceProgress >= m.rc.DeadlockCycles {
 		return m.stop(Deadlocked, fmt.Sprintf("no progress for %d cycles with %d in flight (cycle %d)",
@@ -345,8 +425,12 @@ func (m *Monitor) EndPeriod(r PeriodReport) Decision {
 			return m.stop(Saturated, g.describe("backlog"))
 		}
 		if r.End-m.measureStart >= m.rc.MinMeasure && m.rc.TargetRelCI > 0 {
-			if rel, ok := m.bm.RelHalfWidth(); ok && rel <= m.rc.TargetRelCI && !(m.bm.Lag1() > maxLag1) {
+			// An open system also needs the throughput interval of the
+			// status rule (sim.Conclude): the run is extended until it has
+			// MinBatches measured periods.
+			if m.bm.TargetMet(m.rc.TargetRelCI) && (!m.open || m.acc.Batches() >= m.rc.MinBatches) {
 				h, _ := m.bm.CI95()
+				rel, _ := m.bm.RelHalfWidth()
 				return m.stop(Converged, fmt.Sprintf("CI95 half-width %.3g = %.2f%% of mean %.6g (target %.2f%%), %d batches of %d, lag-1 %.2f, %d cycles measured",
 					h, 100*rel, m.bm.Mean(), 100*m.rc.TargetRelCI, m.bm.Batches(), m.bm.BatchSize(), m.bm.Lag1(), r.End-m.measureStart))
 			}
@@ -454,6 +538,8 @@ func (m *Monitor) beginMeasuring(warmupEnd, now Cycle) {
 	m.warmupEnd, m.measureStart = warmupEnd, now
 	m.trendFrom = warmupEnd
 	m.bm.Reset()
+	m.offered.Reset()
+	m.acc.Reset()
 }
 
 func (m *Monitor) stop(s Status, reason string) Decision {

@@ -3,6 +3,8 @@ package validation
 import (
 	"fmt"
 	"math"
+
+	"github.com/flitsim/flitsim/sim"
 )
 
 // Default judgement parameters.
@@ -155,32 +157,32 @@ func isRate(q string) bool { return q == QX0 || q == QNTP || q == QAccepted || q
 // verdict fails when MeanExcess > tol.Mean or MaxExcess > tol.Max (a bound:
 // MaxExcess > tol.Max only), is no-data when no point is eligible, and is
 // info (never a failure) under tol.ReportOnly.
-func Compare(config string, sim []SimPoint, c Curve, tol Tolerance) Comparison {
+func Compare(config string, pts []SimPoint, c Curve, tol Tolerance) Comparison {
 	tol = tol.resolved()
 	out := Comparison{
 		Config: config, Model: c.Model, Sim: c.Sim, Bound: c.Bound,
-		Offset: math.NaN(), SimSaturation: simSaturation(sim, c.Sim),
+		Offset: math.NaN(), SimSaturation: simSaturation(pts, c.Sim),
 		ModelSaturation: c.Saturation, Tolerance: tol,
 	}
-	n := min(len(sim), len(c.Points))
+	n := min(len(pts), len(c.Points))
 	out.Points = make([]PointError, n)
 	limit := math.Inf(1)
 	if !math.IsNaN(c.Saturation) {
 		limit = tol.Fraction * c.Saturation
 	}
 	for i := range n {
-		sp, mp := sim[i], c.Points[i]
+		sp, mp := pts[i], c.Points[i]
 		pe := PointError{Rate: mp.Rate, Sim: math.NaN(), HalfWidth: math.NaN(), Model: mp.Value, Err: math.NaN(), Excess: math.NaN()}
 		v, has := sp.Values[c.Sim]
-		if has && sp.Status == StatusOK {
+		if has && sp.Status == sim.StatusOK {
 			pe.Sim, pe.HalfWidth = v.Mean, v.HalfWidth
 		}
 		switch {
-		case sp.Status != StatusOK:
+		case sp.Status != sim.StatusOK:
 			pe.Why = "simulation " + sp.Status
 		case !has || !(v.Mean > 0) || math.IsNaN(v.HalfWidth):
 			pe.Why = "no simulated " + c.Sim
-		case mp.Status != StatusOK:
+		case mp.Status != sim.StatusOK:
 			pe.Why = "model " + mp.Status
 		case mp.Rate > limit*(1+1e-12):
 			pe.Why = fmt.Sprintf("above %.2g of model saturation", tol.Fraction)
@@ -253,14 +255,14 @@ func Compare(config string, sim []SimPoint, c Curve, tol Tolerance) Comparison {
 // simSaturation returns the simulated saturation load of quantity q: the
 // first point saturated or deadlocked, or, for a latency-like quantity, the
 // first whose mean exceeds KneeFactor times the mean at the lowest ok load.
-func simSaturation(sim []SimPoint, q string) float64 {
+func simSaturation(pts []SimPoint, q string) float64 {
 	base := math.NaN()
-	for _, p := range sim {
-		if p.Status == StatusSaturated || p.Status == StatusDeadlock {
+	for _, p := range pts {
+		if p.Status == sim.StatusSaturated || p.Status == sim.StatusDeadlock {
 			return p.Rate
 		}
 		v, ok := p.Values[q]
-		if p.Status != StatusOK || !ok || isRate(q) {
+		if p.Status != sim.StatusOK || !ok || isRate(q) {
 			continue
 		}
 		if math.IsNaN(base) {

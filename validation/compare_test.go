@@ -4,11 +4,13 @@ import (
 	"math"
 	"path/filepath"
 	"testing"
+
+	"github.com/flitsim/flitsim/sim"
 )
 
 func sp(rate float64, status string, mean, hw float64) SimPoint {
 	p := SimPoint{Rate: rate, Status: status}
-	if status == StatusOK {
+	if status == sim.StatusOK {
 		p.Values = map[string]SimValue{QLatency: {mean, hw}}
 	}
 	return p
@@ -40,32 +42,32 @@ func TestCompare(t *testing.T) {
 	}{
 		{
 			name:     "exact model passes",
-			sim:      []SimPoint{sp(0.1, StatusOK, 10, 1), sp(0.2, StatusOK, 20, 1)},
-			c:        curve(nan, Estimate, mp(0.1, 10, StatusOK), mp(0.2, 20, StatusOK)),
+			sim:      []SimPoint{sp(0.1, sim.StatusOK, 10, 1), sp(0.2, sim.StatusOK, 20, 1)},
+			c:        curve(nan, Estimate, mp(0.1, 10, sim.StatusOK), mp(0.2, 20, sim.StatusOK)),
 			eligible: 2, meanErr: 0, maxErr: 0, meanExcess: 0, maxExcess: 0,
 			offset: 0.0, simSat: nan, verdict: Pass,
 		},
 		{
 			// errors 1/10 and 4/20; excess (1-0.5)/10 = .05 and (4-1)/20 = .15
 			name:     "errors and CI excess",
-			sim:      []SimPoint{sp(0.1, StatusOK, 10, 0.5), sp(0.2, StatusOK, 20, 1)},
-			c:        curve(nan, Estimate, mp(0.1, 11, StatusOK), mp(0.2, 16, StatusOK)),
+			sim:      []SimPoint{sp(0.1, sim.StatusOK, 10, 0.5), sp(0.2, sim.StatusOK, 20, 1)},
+			c:        curve(nan, Estimate, mp(0.1, 11, sim.StatusOK), mp(0.2, 16, sim.StatusOK)),
 			tol:      Tolerance{Mean: 0.2, Max: 0.2},
 			eligible: 2, meanErr: 0.15, maxErr: 0.2, meanExcess: 0.1, maxExcess: 0.15,
 			offset: -1.0, simSat: nan, verdict: Pass,
 		},
 		{
 			name:     "max tolerance fails",
-			sim:      []SimPoint{sp(0.1, StatusOK, 10, 0.5), sp(0.2, StatusOK, 20, 1)},
-			c:        curve(nan, Estimate, mp(0.1, 11, StatusOK), mp(0.2, 16, StatusOK)),
+			sim:      []SimPoint{sp(0.1, sim.StatusOK, 10, 0.5), sp(0.2, sim.StatusOK, 20, 1)},
+			c:        curve(nan, Estimate, mp(0.1, 11, sim.StatusOK), mp(0.2, 16, sim.StatusOK)),
 			tol:      Tolerance{Mean: 0.2, Max: 0.1},
 			eligible: 2, meanErr: 0.15, maxErr: 0.2, meanExcess: 0.1, maxExcess: 0.15,
 			offset: -1.0, simSat: nan, verdict: Fail,
 		},
 		{
 			name:     "mean tolerance fails",
-			sim:      []SimPoint{sp(0.1, StatusOK, 10, 0.5), sp(0.2, StatusOK, 20, 1)},
-			c:        curve(nan, Estimate, mp(0.1, 11, StatusOK), mp(0.2, 16, StatusOK)),
+			sim:      []SimPoint{sp(0.1, sim.StatusOK, 10, 0.5), sp(0.2, sim.StatusOK, 20, 1)},
+			c:        curve(nan, Estimate, mp(0.1, 11, sim.StatusOK), mp(0.2, 16, sim.StatusOK)),
 			tol:      Tolerance{Mean: 0.05, Max: 1},
 			eligible: 2, meanErr: 0.15, maxErr: 0.2, meanExcess: 0.1, maxExcess: 0.15,
 			offset: -1.0, simSat: nan, verdict: Fail,
@@ -74,25 +76,25 @@ func TestCompare(t *testing.T) {
 			// saturation 1: fraction 0.8 admits 0.1 and 0.8, not 0.9;
 			// sim saturated at 0.95; the knee at 0.9 (40 > 3 x 10).
 			name: "fraction, saturation and knee",
-			sim: []SimPoint{sp(0.1, StatusOK, 10, 0), sp(0.8, StatusOK, 20, 0),
-				sp(0.9, StatusOK, 40, 0), sp(0.95, StatusSaturated, 0, 0)},
-			c: curve(1, Estimate, mp(0.1, 10, StatusOK), mp(0.8, 25, StatusOK),
-				mp(0.9, 100, StatusOK), mp(0.95, 200, StatusOK)),
+			sim: []SimPoint{sp(0.1, sim.StatusOK, 10, 0), sp(0.8, sim.StatusOK, 20, 0),
+				sp(0.9, sim.StatusOK, 40, 0), sp(0.95, sim.StatusSaturated, 0, 0)},
+			c: curve(1, Estimate, mp(0.1, 10, sim.StatusOK), mp(0.8, 25, sim.StatusOK),
+				mp(0.9, 100, sim.StatusOK), mp(0.95, 200, sim.StatusOK)),
 			eligible: 2, meanErr: 0.125, maxErr: 0.25, meanExcess: 0.125, maxExcess: 0.25,
 			offset: 0.0, simSat: 0.9, verdict: Fail,
 		},
 		{
 			name: "model out of domain and sim deadlock are ineligible",
-			sim:  []SimPoint{sp(0.1, StatusOK, 10, 0), sp(0.2, StatusOK, 12, 0), sp(0.3, StatusDeadlock, 0, 0)},
-			c: curve(nan, Estimate, mp(0.1, 10, StatusOK), mp(0.2, 99, StatusOutOfDomain),
-				mp(0.3, 13, StatusOK)),
+			sim:  []SimPoint{sp(0.1, sim.StatusOK, 10, 0), sp(0.2, sim.StatusOK, 12, 0), sp(0.3, sim.StatusDeadlock, 0, 0)},
+			c: curve(nan, Estimate, mp(0.1, 10, sim.StatusOK), mp(0.2, 99, StatusOutOfDomain),
+				mp(0.3, 13, sim.StatusOK)),
 			eligible: 1, meanErr: 0, maxErr: 0, meanExcess: 0, maxExcess: 0,
 			offset: 0.0, simSat: 0.3, verdict: Pass,
 		},
 		{
 			name:     "no eligible point",
-			sim:      []SimPoint{sp(0.1, StatusSaturated, 0, 0)},
-			c:        curve(nan, Estimate, mp(0.1, 10, StatusOK)),
+			sim:      []SimPoint{sp(0.1, sim.StatusSaturated, 0, 0)},
+			c:        curve(nan, Estimate, mp(0.1, 10, sim.StatusOK)),
 			eligible: 0, meanErr: nan, maxErr: nan, meanExcess: nan, maxExcess: nan,
 			offset: nan, simSat: 0.1, verdict: NoData,
 		},
@@ -100,8 +102,8 @@ func TestCompare(t *testing.T) {
 			// constant offset 4 (Safaei's double-counted distance): the
 			// load-dependent error after removing it is 0 and 2/30.
 			name:     "subtract zero-load offset",
-			sim:      []SimPoint{sp(0.1, StatusOK, 20, 0), sp(0.2, StatusOK, 30, 0)},
-			c:        curve(nan, Estimate, mp(0.1, 24, StatusOK), mp(0.2, 36, StatusOK)),
+			sim:      []SimPoint{sp(0.1, sim.StatusOK, 20, 0), sp(0.2, sim.StatusOK, 30, 0)},
+			c:        curve(nan, Estimate, mp(0.1, 24, sim.StatusOK), mp(0.2, 36, sim.StatusOK)),
 			tol:      Tolerance{SubtractOffset: true},
 			eligible: 2, meanErr: 1.0 / 30, maxErr: 2.0 / 30, meanExcess: 1.0 / 30, maxExcess: 2.0 / 30,
 			offset: -4.0, simSat: nan, verdict: Pass,
@@ -109,16 +111,16 @@ func TestCompare(t *testing.T) {
 		{
 			// sim 10 ± 1 below a lower bound of 12: violation (12-11)/10.
 			name:     "lower bound violated",
-			sim:      []SimPoint{sp(1, StatusOK, 10, 1), sp(2, StatusOK, 20, 1)},
-			c:        curve(nan, Lower, mp(1, 12, StatusOK), mp(2, 15, StatusOK)),
+			sim:      []SimPoint{sp(1, sim.StatusOK, 10, 1), sp(2, sim.StatusOK, 20, 1)},
+			c:        curve(nan, Lower, mp(1, 12, sim.StatusOK), mp(2, 15, sim.StatusOK)),
 			tol:      Tolerance{Max: 0.05},
 			eligible: 2, meanErr: 0.225, maxErr: 0.25, meanExcess: 0.05, maxExcess: 0.1,
 			offset: nan, simSat: nan, verdict: Fail,
 		},
 		{
 			name:     "upper bound respected",
-			sim:      []SimPoint{sp(1, StatusOK, 10, 1), sp(2, StatusOK, 20, 1)},
-			c:        curve(nan, Upper, mp(1, 12, StatusOK), mp(2, 20.5, StatusOK)),
+			sim:      []SimPoint{sp(1, sim.StatusOK, 10, 1), sp(2, sim.StatusOK, 20, 1)},
+			c:        curve(nan, Upper, mp(1, 12, sim.StatusOK), mp(2, 20.5, sim.StatusOK)),
 			tol:      Tolerance{Max: 0.0},
 			eligible: 2, meanErr: 0.1125, maxErr: 0.2, meanExcess: 0, maxExcess: 0,
 			offset: nan, simSat: nan, verdict: Pass,
@@ -142,12 +144,12 @@ func TestCompare(t *testing.T) {
 
 // TestCompareThroughputHasNoKnee: a rising throughput is not a latency knee.
 func TestCompareThroughputHasNoKnee(t *testing.T) {
-	sim := []SimPoint{
-		{Rate: 1, Status: StatusOK, Values: map[string]SimValue{QX0: {0.2, 0.001}}},
-		{Rate: 10, Status: StatusOK, Values: map[string]SimValue{QX0: {1.4, 0.01}}},
+	pts := []SimPoint{
+		{Rate: 1, Status: sim.StatusOK, Values: map[string]SimValue{QX0: {0.2, 0.001}}},
+		{Rate: 10, Status: sim.StatusOK, Values: map[string]SimValue{QX0: {1.4, 0.01}}},
 	}
-	c := Curve{Model: "reed", Sim: QX0, Saturation: math.NaN(), Points: []ModelPoint{mp(1, 0.2, StatusOK), mp(10, 1.405, StatusOK)}}
-	got := Compare("reed", sim, c, Tolerance{})
+	c := Curve{Model: "reed", Sim: QX0, Saturation: math.NaN(), Points: []ModelPoint{mp(1, 0.2, sim.StatusOK), mp(10, 1.405, sim.StatusOK)}}
+	got := Compare("reed", pts, c, Tolerance{})
 	if !math.IsNaN(got.SimSaturation) || got.Verdict != Pass || got.Eligible != 2 {
 		t.Errorf("%+v", got)
 	}

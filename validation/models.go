@@ -15,17 +15,24 @@ import (
 	"github.com/flitsim/flitsim/analytic/scouting"
 	"github.com/flitsim/flitsim/analytic/wormhole"
 	"github.com/flitsim/flitsim/configs"
+	"github.com/flitsim/flitsim/sim"
 	"github.com/flitsim/flitsim/sim/closed"
 	simdelta "github.com/flitsim/flitsim/sim/delta"
+	"github.com/flitsim/flitsim/sim/sweep"
 	"github.com/flitsim/flitsim/validation/booksim"
 )
 
-// Point statuses, the same words as the results files of sim/sweep.
+// Point statuses. A simulated point carries one of sim's run statuses,
+// re-exported here under the names the harness has always used (defined
+// once, in sim); StatusOutOfDomain is the status of a model point outside
+// its domain (and of a simulated point the simulator could not run), the
+// word of the results files of sim/sweep.
 const (
-	StatusOK          = "ok"
-	StatusSaturated   = "saturated"
-	StatusOutOfDomain = "out-of-domain"
-	StatusDeadlock    = "deadlock"
+	StatusOK          = sim.StatusOK
+	StatusSaturated   = sim.StatusSaturated
+	StatusUnconverged = sim.StatusUnconverged
+	StatusDeadlock    = sim.StatusDeadlock
+	StatusOutOfDomain = sweep.StatusOutOfDomain
 )
 
 // Bound says how a curve is judged: a model estimate (relative error), or a
@@ -73,7 +80,7 @@ type ModelPoint struct {
 	// (Makrucki–Mudge Case I beyond its validity region), plotted in the
 	// shaded region and never judged.
 	Value float64
-	// Status is StatusOK, StatusSaturated or StatusOutOfDomain.
+	// Status is sim.StatusOK, sim.StatusSaturated or StatusOutOfDomain.
 	Status string
 	// Reason is the model's error message for a point that is not ok.
 	Reason string
@@ -303,11 +310,11 @@ func setPoint(p *ModelPoint, rate, v float64, err error) {
 	p.Value = math.NaN()
 	switch {
 	case err == nil && !math.IsNaN(v) && !math.IsInf(v, 0):
-		p.Value, p.Status = v, StatusOK
+		p.Value, p.Status = v, sim.StatusOK
 	case err == nil:
-		p.Status, p.Reason = StatusSaturated, "non-finite model value"
+		p.Status, p.Reason = sim.StatusSaturated, "non-finite model value"
 	case errors.Is(err, analytic.ErrSaturated):
-		p.Status, p.Reason = StatusSaturated, err.Error()
+		p.Status, p.Reason = sim.StatusSaturated, err.Error()
 	default:
 		p.Status, p.Reason = StatusOutOfDomain, err.Error()
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/flitsim/flitsim/configs"
+	"github.com/flitsim/flitsim/sim"
 	"github.com/flitsim/flitsim/sim/closed"
 	simdelta "github.com/flitsim/flitsim/sim/delta"
 	"github.com/flitsim/flitsim/sim/slotted"
@@ -121,7 +122,7 @@ func TestModelPins(t *testing.T) {
 		}
 		// The value is pinned whatever the status: a Makrucki point beyond
 		// MakruckiMaxLoss is out of domain but keeps its value.
-		if p.Status == StatusSaturated || !(math.Abs(p.Value-tc.want) <= tol*tc.want) {
+		if p.Status == sim.StatusSaturated || !(math.Abs(p.Value-tc.want) <= tol*tc.want) {
 			t.Errorf("%s: got %v (%s %s), want %v (%s)", tc.name, p.Value, p.Status, p.Reason, tc.want, tc.source)
 		}
 	}
@@ -157,7 +158,7 @@ func TestModelStatuses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Points[2].Status != StatusSaturated || math.Abs(c.Points[1].Value-62.183050) > 1e-6 {
+	if c.Points[2].Status != sim.StatusSaturated || math.Abs(c.Points[1].Value-62.183050) > 1e-6 {
 		t.Errorf("safaei K=3: %+v, want 62.183050 at 0.004 and saturated at 0.010 (docs/models.md#safaei-pins)", c.Points)
 	}
 
@@ -166,7 +167,7 @@ func TestModelStatuses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if math.Abs(c.Saturation-0.187130351326) > 1e-11 || c.Points[1].Status != StatusSaturated || c.Points[0].Status != StatusOK {
+	if math.Abs(c.Saturation-0.187130351326) > 1e-11 || c.Points[1].Status != sim.StatusSaturated || c.Points[0].Status != sim.StatusOK {
 		t.Errorf("jacquet: sat %v, points %+v", c.Saturation, c.Points)
 	}
 
@@ -184,7 +185,7 @@ func TestModelStatuses(t *testing.T) {
 		}
 		// rho = 0.01: 1-P = 0.0029, ok; rho = 0.3: inside Case I but
 		// 1-P = 0.182 > MakruckiMaxLoss; rho = 0.5: no case valid.
-		if c.Points[0].Status != StatusOK || c.Points[1].Status != StatusOutOfDomain || c.Points[2].Status != StatusOutOfDomain ||
+		if c.Points[0].Status != sim.StatusOK || c.Points[1].Status != StatusOutOfDomain || c.Points[2].Status != StatusOutOfDomain ||
 			!strings.Contains(c.Points[1].Reason, "1-P") || !strings.Contains(c.Points[2].Reason, "Case I") ||
 			!math.IsNaN(c.Saturation) || math.Abs(c.Points[2].Value-m.want) > 1e-12*m.want {
 			t.Errorf("%s L=2: %+v sat %v, want ok, out-of-domain (loss), out-of-domain %v", m.model, c.Points, c.Saturation, m.want)
@@ -210,7 +211,7 @@ func TestModelStatuses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Points[0].Status != StatusOutOfDomain || c.Points[1].Status != StatusOK {
+	if c.Points[0].Status != StatusOutOfDomain || c.Points[1].Status != sim.StatusOK {
 		t.Errorf("reed 1.5: %+v", c.Points)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"math"
 
+	"github.com/flitsim/flitsim/sim"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
@@ -46,7 +47,7 @@ func ineligibleSpans(cr ConfigReport) [][2]float64 {
 			continue
 		}
 		for i, p := range c.Points {
-			if i < len(bad) && p.Status != StatusOK {
+			if i < len(bad) && p.Status != sim.StatusOK {
 				bad[i] = true
 			}
 		}
@@ -134,7 +135,7 @@ func configPlot(cr ConfigReport) (*plot.Plot, error) {
 	// largest simulated value (a diverging model must not flatten the plot).
 	ymax := 0.0
 	for _, sp := range cr.Sim {
-		if sp.Status != StatusOK {
+		if sp.Status != sim.StatusOK {
 			continue
 		}
 		for _, q := range quantities {
@@ -205,7 +206,7 @@ func configPlot(cr ConfigReport) (*plot.Plot, error) {
 		var pts chart.ErrPoints
 		for _, sp := range cr.Sim {
 			v, ok := sp.Values[q]
-			if sp.Status != StatusOK || !ok || math.IsNaN(v.Mean) {
+			if sp.Status != sim.StatusOK || !ok || math.IsNaN(v.Mean) {
 				continue
 			}
 			pts.Add(sp.Rate, v.Mean, v.HalfWidth)
@@ -222,7 +223,7 @@ func configPlot(cr ConfigReport) (*plot.Plot, error) {
 	// Simulated saturation: a marker on the x axis for each saturated point.
 	var satXY plotter.XYs
 	for _, sp := range cr.Sim {
-		if sp.Status == StatusSaturated || sp.Status == StatusDeadlock {
+		if sp.Status == sim.StatusSaturated || sp.Status == sim.StatusDeadlock {
 			satXY = append(satXY, plotter.XY{X: sp.Rate, Y: 0})
 		}
 	}

@@ -4,13 +4,15 @@ import (
 	"encoding/json"
 	"math"
 	"testing"
+
+	"github.com/flitsim/flitsim/sim"
 )
 
 // TestPointResultRoundTrip: a shard's point survives JSON bit for bit: NaN
 // half-widths, an empty (non-nil) and a nil Values map, the error text.
 func TestPointResultRoundTrip(t *testing.T) {
 	for _, r := range []PointResult{
-		{Point: SimPoint{Rate: 0.1, Status: StatusOK, Values: map[string]SimValue{QLatency: {Mean: 23.134533898305083, HalfWidth: math.NaN()}, QX0: {Mean: 1.5, HalfWidth: 0.01}}}},
+		{Point: SimPoint{Rate: 0.1, Status: sim.StatusOK, Values: map[string]SimValue{QLatency: {Mean: 23.134533898305083, HalfWidth: math.NaN()}, QX0: {Mean: 1.5, HalfWidth: 0.01}}}},
 		{Point: SimPoint{Rate: 1.0 / 3, Status: "saturated", Reason: "backlog", Values: map[string]SimValue{}}},
 		{Point: SimPoint{Rate: 7, Status: StatusOutOfDomain, Reason: "no simulator"}, Err: "validation: x: no simulator"},
 	} {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/flitsim/flitsim/internal/chart"
+	"github.com/flitsim/flitsim/sim"
 )
 
 // ConfigReport is everything the harness found for one experiment.
@@ -194,12 +195,12 @@ func newView(r Report) view {
 			row := []string{num(rate)}
 			if i < len(cr.Sim) {
 				st := cr.Sim[i].Status
-				if cr.Sim[i].Reason != "" && st != StatusOK {
+				if cr.Sim[i].Reason != "" && st != sim.StatusOK {
 					st += " (" + cr.Sim[i].Reason + ")"
 				}
 				row = append(row, st)
 				for _, q := range quantities {
-					if sv, ok := cr.Sim[i].Values[q]; ok && cr.Sim[i].Status == StatusOK {
+					if sv, ok := cr.Sim[i].Values[q]; ok && cr.Sim[i].Status == sim.StatusOK {
 						row = append(row, num(sv.Mean)+" ± "+num(sv.HalfWidth))
 					} else {
 						row = append(row, "–")
@@ -216,7 +217,7 @@ func newView(r Report) view {
 				if i < len(c.Points) {
 					p := c.Points[i]
 					cell = num(p.Value)
-					if p.Status != StatusOK {
+					if p.Status != sim.StatusOK {
 						cell += " (" + p.Status + ")"
 					}
 				}

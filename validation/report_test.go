@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/flitsim/flitsim/internal/doclinks"
+	"github.com/flitsim/flitsim/sim"
 	simdelta "github.com/flitsim/flitsim/sim/delta"
 )
 
@@ -26,21 +27,21 @@ func syntheticReport(t *testing.T) Report {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sim := make([]SimPoint, len(s.Rates))
+		pts := make([]SimPoint, len(s.Rates))
 		for i, rate := range s.Rates {
-			sim[i] = SimPoint{Rate: rate, Status: StatusOK, Values: map[string]SimValue{}}
+			pts[i] = SimPoint{Rate: rate, Status: sim.StatusOK, Values: map[string]SimValue{}}
 			for _, c := range cs {
 				if v := c.Points[i].Value; c.Bound == Estimate && !math.IsNaN(v) {
-					sim[i].Values[c.Sim] = SimValue{Mean: 1.01 * v, HalfWidth: 0.005 * v}
+					pts[i].Values[c.Sim] = SimValue{Mean: 1.01 * v, HalfWidth: 0.005 * v}
 				}
 			}
-			if len(sim[i].Values) == 0 {
-				sim[i] = SimPoint{Rate: rate, Status: StatusSaturated, Reason: "backlog grows"}
+			if len(pts[i].Values) == 0 {
+				pts[i] = SimPoint{Rate: rate, Status: sim.StatusSaturated, Reason: "backlog grows"}
 			}
 		}
-		cr := ConfigReport{Setup: s, Sim: sim, Curves: cs}
+		cr := ConfigReport{Setup: s, Sim: pts, Curves: cs}
 		for _, c := range cs {
-			cr.Comparisons = append(cr.Comparisons, Compare(s.Name, sim, c, s.Tolerance))
+			cr.Comparisons = append(cr.Comparisons, Compare(s.Name, pts, c, s.Tolerance))
 		}
 		r.Configs = append(r.Configs, cr)
 	}

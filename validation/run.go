@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/flitsim/flitsim/configs"
+	"github.com/flitsim/flitsim/sim"
 	"github.com/flitsim/flitsim/sim/closed"
 	simdelta "github.com/flitsim/flitsim/sim/delta"
 	"github.com/flitsim/flitsim/sim/network"
@@ -186,7 +187,7 @@ func SimulatePoint(ctx context.Context, s *Setup, i int) (SimPoint, error) {
 		cfg.Rate, cfg.Seed = rate*cfg.WithDefaults().Mu, seed // rate is rho = lambda/mu
 		return simulate(ctx, sp, cfg, simdelta.New, func(sp *SimPoint, r simdelta.Result) {
 			sp.Status, sp.Reason = r.Status, r.Reason
-			if r.Status == simdelta.StatusOK {
+			if r.Status == sim.StatusOK {
 				sp.Values[QPDT] = simValue(r.PDT.Mean, r.PDT.HalfWidth, true)
 				sp.Values[QPDTNetwork] = simValue(r.PDTNetwork.Mean, r.PDTNetwork.HalfWidth, true)
 				sp.Values[QNTP] = simValue(r.NTP.Mean, r.NTP.HalfWidth, true)
@@ -197,9 +198,9 @@ func SimulatePoint(ctx context.Context, s *Setup, i int) (SimPoint, error) {
 		cfg.Rate, cfg.Seed = rate, seed
 		return simulate(ctx, sp, cfg, slotted.New, func(sp *SimPoint, r slotted.Result) {
 			sp.Status, sp.Reason = r.Status, r.Reason
-			if r.Status == slotted.StatusOK {
-				sp.Values[QDelay] = simValue(r.Delay.Mean, r.Delay.HalfWidth, r.Delay.CIOK)
-				sp.Values[QDelayContinuous] = simValue(r.DelayContinuous.Mean, r.DelayContinuous.HalfWidth, r.DelayContinuous.CIOK)
+			if r.Status == sim.StatusOK {
+				sp.Values[QDelay] = simValue(r.Delay.Mean, r.Delay.HalfWidth, r.Delay.CIOK())
+				sp.Values[QDelayContinuous] = simValue(r.DelayContinuous.Mean, r.DelayContinuous.HalfWidth, r.DelayContinuous.CIOK())
 				sp.Values[QThroughput] = simValue(r.Throughput.Mean, r.Throughput.HalfWidth, true)
 			}
 		})
@@ -210,7 +211,7 @@ func SimulatePoint(ctx context.Context, s *Setup, i int) (SimPoint, error) {
 		}
 		return simulate(ctx, sp, cfg, network.New, func(sp *SimPoint, r network.Result) {
 			sp.Status, sp.Reason = r.Status, r.Reason
-			if r.Status == StatusOK {
+			if r.Status == sim.StatusOK {
 				sp.Values[QLatency] = simValue(r.Latency, r.LatencyCI95, r.LatencyCI95 > 0)
 				// Accepted throughput has no interval: it is judged on its
 				// raw error (half-width 0).
@@ -227,11 +228,11 @@ func SimulatePoint(ctx context.Context, s *Setup, i int) (SimPoint, error) {
 func simulate[C, R any, S interface {
 	Run(context.Context) (R, error)
 }](ctx context.Context, sp SimPoint, cfg C, newSim func(C) (S, error), record func(*SimPoint, R)) (SimPoint, error) {
-	sim, err := newSim(cfg)
+	m, err := newSim(cfg)
 	if err != nil {
 		return failedPoint(sp.Rate, err)
 	}
-	r, err := sim.Run(ctx)
+	r, err := m.Run(ctx)
 	if err != nil {
 		return failedPoint(sp.Rate, err)
 	}

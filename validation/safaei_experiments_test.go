@@ -76,24 +76,24 @@ func runExpPoint(t *testing.T, cfg network.Config, p scouting.Params, frac, sat 
 // multiplexing, backtracks) against the model's (Sbar, Ws, Vbar).
 func (ep expPoint) row() string {
 	r := ep.res
-	sim := r.Status
-	if r.Status == network.StatusOK {
-		sim = fmt.Sprintf("%7.1f ± %5.1f | net %6.1f  wait %6.1f  Vbar %.3f  backs %.3f  setup %5.1f",
+	cell := r.Status
+	if r.Status == sim.StatusOK {
+		cell = fmt.Sprintf("%7.1f ± %5.1f | net %6.1f  wait %6.1f  Vbar %.3f  backs %.3f  setup %5.1f",
 			r.Latency, r.LatencyCI95, r.NetworkLatency, r.SourceWait, r.VCMultiplexing, r.Backtracks, r.SetupTime)
-	} else if r.Status == network.StatusDeadlock {
-		sim = fmt.Sprintf("DEADLOCK at cycle %d (%d blocked VCs listed)", r.DeadlockCycle, len(r.Blocked))
+	} else if r.Status == sim.StatusDeadlock {
+		cell = fmt.Sprintf("DEADLOCK at cycle %d (%d blocked VCs listed)", r.DeadlockCycle, len(r.Blocked))
 	} else {
-		sim = fmt.Sprintf("%s (accepted %.4f of offered %.4f flits/node/cycle)", r.Status, r.Accepted, r.Offered)
+		cell = fmt.Sprintf("%s (accepted %.4f of offered %.4f flits/node/cycle)", r.Status, r.Accepted, r.Offered)
 	}
 	mod := "model: " + fmt.Sprint(ep.modErr)
 	if ep.modErr == nil {
 		m := ep.mod
 		mod = fmt.Sprintf("model %6.1f (S %5.1f  Ws %5.1f  Vbar %.3f; Ws one server %6.1f)", m.Latency, m.Sbar, m.Ws, m.Vbar, ep.wsOneServer)
-		if r.Status == network.StatusOK {
+		if r.Status == sim.StatusOK {
 			mod += fmt.Sprintf("  err %+5.1f%%", 100*(m.Latency-r.Latency)/r.Latency)
 		}
 	}
-	return fmt.Sprintf("%.2f sat  l_g %.6f  sim %s  ||  %s", ep.frac, ep.rate, sim, mod)
+	return fmt.Sprintf("%.2f sat  l_g %.6f  cell %s  ||  %s", ep.frac, ep.rate, cell, mod)
 }
 
 func TestSafaeiExperiments(t *testing.T) {

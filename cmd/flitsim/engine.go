@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/flitsim/flitsim/configs"
+	"github.com/flitsim/flitsim/sim"
 	"github.com/flitsim/flitsim/sim/closed"
 	"github.com/flitsim/flitsim/sim/delta"
 	"github.com/flitsim/flitsim/sim/network"
@@ -73,7 +74,7 @@ func networkOutcome(r network.Result) sweep.Outcome {
 	if r.Trace != nil {
 		return traceOutcome(o, r)
 	}
-	if r.Status != network.StatusOK {
+	if r.Status != sim.StatusOK {
 		return o
 	}
 	o.Extra = []sweep.Metric{
@@ -178,7 +179,7 @@ func deltaOutcome(r delta.Result) sweep.Outcome {
 		Accepted: noNumber, Offered: noNumber,
 		Cycles: int64(math.Round(r.End)),
 	}
-	if r.Status != delta.StatusOK {
+	if r.Status != sim.StatusOK {
 		return o
 	}
 	o.Latency, o.LatencyCI95 = r.PDT.Mean, r.PDT.HalfWidth
@@ -214,7 +215,7 @@ func slottedOutcome(r slotted.Result) sweep.Outcome {
 		Accepted: r.Throughput.Mean, Offered: r.Offered.Mean,
 		Cycles: r.WarmupSlots + r.MeasuredSlots,
 	}
-	if r.Status != slotted.StatusOK {
+	if r.Status != sim.StatusOK {
 		return o
 	}
 	o.Latency, o.LatencyCI95 = r.Delay.Mean, r.Delay.HalfWidth
@@ -240,7 +241,7 @@ func slottedOutcome(r slotted.Result) sweep.Outcome {
 func traceOutcome(o sweep.Outcome, r network.Result) sweep.Outcome {
 	t := r.Trace
 	o.LatencyCI95, o.NetworkLatencyCI95 = noNumber, noNumber
-	if r.Status != network.StatusOK {
+	if r.Status != sim.StatusOK {
 		o.Latency, o.NetworkLatency = noNumber, noNumber
 	}
 	o.Extra = []sweep.Metric{

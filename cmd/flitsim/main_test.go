@@ -38,11 +38,11 @@ func fakeUnitFunc(exps []*configs.Experiment) (sweep.Func, error) {
 		e := exps[u.Job]
 		rho := e.FlitRate(u.Point) / 0.5
 		if rho >= 1 {
-			return sweep.Outcome{Status: sweep.StatusSaturated, Reason: "fake saturation", Accepted: 0.5, Offered: e.FlitRate(u.Point), Cycles: 1000}, nil
+			return sweep.Outcome{Status: sim.StatusSaturated, Reason: "fake saturation", Accepted: 0.5, Offered: e.FlitRate(u.Point), Cycles: 1000}, nil
 		}
 		rng := sim.NewStream(u.Seed, sim.PurposeService, 0)
 		lat := 30/(1-rho) + rng.NormFloat64()
-		return sweep.Outcome{Status: sweep.StatusOK, Latency: lat, LatencyCI95: 1, NetworkLatency: lat - 2, NetworkLatencyCI95: 1,
+		return sweep.Outcome{Status: sim.StatusOK, Latency: lat, LatencyCI95: 1, NetworkLatency: lat - 2, NetworkLatencyCI95: 1,
 			Accepted: e.FlitRate(u.Point), Offered: e.FlitRate(u.Point), Cycles: 1000}, nil
 	}, nil
 }

@@ -15,6 +15,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/flitsim/flitsim/configs"
+	"github.com/flitsim/flitsim/sim"
 	"github.com/flitsim/flitsim/sim/sweep"
 	"github.com/flitsim/flitsim/validation"
 )
@@ -112,7 +113,7 @@ func cmdModel(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 func modelRow(s validation.Setup, hash string, c validation.Curve, p validation.ModelPoint) sweep.Row {
 	row := sweep.Row{Config: s.Name, Source: "model:" + c.Model, Rate: p.Rate, RateUnit: s.RateUnit,
 		Status: p.Status, Reason: p.Reason, Seed: s.Seed, ConfigHash: hash, Version: version}
-	if p.Status != validation.StatusOK || math.IsNaN(p.Value) || math.IsInf(p.Value, 0) {
+	if p.Status != sim.StatusOK || math.IsNaN(p.Value) || math.IsInf(p.Value, 0) {
 		return row
 	}
 	v := p.Value
@@ -191,7 +192,7 @@ func extraRows(s validation.Setup, c validation.Curve) []extraRow {
 	for _, p := range c.Points {
 		rate := strconv.FormatFloat(p.Rate, 'g', -1, 64)
 		row := extraRow{Config: s.Name, Model: c.Model, Rate: rate, RateUnit: s.RateUnit}
-		if p.Status != validation.StatusOK {
+		if p.Status != sim.StatusOK {
 			row.Status, row.Note = p.Status, p.Reason
 		}
 		add := func(q, unit string, v float64) {
@@ -200,7 +201,7 @@ func extraRows(s validation.Setup, c validation.Curve) []extraRow {
 			out = append(out, r)
 			row.Note = "" // the reason once per point
 		}
-		if p.Status != validation.StatusOK && !math.IsNaN(p.Value) && !math.IsInf(p.Value, 0) {
+		if p.Status != sim.StatusOK && !math.IsNaN(p.Value) && !math.IsInf(p.Value, 0) {
 			add(c.Sim, c.Unit, p.Value)
 		}
 		for _, x := range p.Extra {
@@ -243,7 +244,7 @@ func writeExtraCSV(path string, rows []extraRow) error {
 	for _, r := range rows {
 		st := r.Status
 		if st == "" && r.Rate != "-" {
-			st = validation.StatusOK
+			st = sim.StatusOK
 		}
 		cw.Write([]string{r.Config, r.Model, r.Rate, r.RateUnit, r.Quantity, strconv.FormatFloat(r.Value, 'g', -1, 64), r.Unit, st, r.Note})
 	}

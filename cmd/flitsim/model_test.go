@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/flitsim/flitsim/sim"
 	"github.com/flitsim/flitsim/validation"
 )
 
@@ -95,7 +96,7 @@ func TestModelExtra(t *testing.T) {
 		if r[4] == "PDT-network" && r[2] == "0.4" && r[7] == validation.StatusOutOfDomain && strings.Contains(r[8], "no case valid") {
 			marked++
 		}
-		if r[4] == "p_L[1]" && r[2] == "0.1" && r[7] == validation.StatusOK {
+		if r[4] == "p_L[1]" && r[2] == "0.1" && r[7] == sim.StatusOK {
 			pl++
 		}
 	}

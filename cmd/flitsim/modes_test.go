@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/flitsim/flitsim/sim"
 	"github.com/flitsim/flitsim/sim/sweep"
 )
 
@@ -97,7 +98,7 @@ func TestModesEndToEnd(t *testing.T) {
 	}
 	for i, w := range want {
 		r := rows[i]
-		if r.Config != w.config || r.Rate != w.rate || r.RateUnit != w.unit || r.Status != sweep.StatusOK {
+		if r.Config != w.config || r.Rate != w.rate || r.RateUnit != w.unit || r.Status != sim.StatusOK {
 			t.Errorf("row %d: %s %g %s %s (%s), want %s %g %s ok", i, r.Config, r.Rate, r.RateUnit, r.Status, r.Reason, w.config, w.rate, w.unit)
 			continue
 		}

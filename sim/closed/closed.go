@@ -406,7 +406,7 @@ func (s *Sim) Run(ctx context.Context) (Result, error) {
 	bmX, bmCycle, bmHops := mk(), mk(), mk()
 	bmUPE, bmULink, bmQPE, bmQLink := mk(), mk(), mk(), mk()
 
-	res := Result{Status: StatusOK, Population: s.cfg.Population, Nodes: s.k, Links: s.links, Period: rc.Period}
+	res := Result{Status: sim.StatusOK, Population: s.cfg.Population, Nodes: s.k, Links: s.links, Period: rc.Period}
 	phase, start, boundary := warmAuto, 0.0, rc.Period
 	if rc.Warmup > 0 {
 		phase, boundary = warmFixed, rc.Warmup
@@ -481,15 +481,12 @@ func (s *Sim) Run(ctx context.Context) (Result, error) {
 			}
 		}
 		if phase == measuring && s.now-start >= rc.MinMeasure {
-			if rel, ok := bmX.RelHalfWidth(); ok && rel <= rc.TargetRelCI {
+			if bmX.TargetMet(rc.TargetRelCI) {
 				res.Converged = true
 				break
 			}
 		}
 		if phase == measuring && s.now+rc.Period > rc.MaxTime {
-			if res.Reason == "" {
-				res.Reason = fmt.Sprintf("target relative CI %v of X0 not reached by MaxTime = %v time units", rc.TargetRelCI, rc.MaxTime)
-			}
 			break
 		}
 		// Boundaries counted from the phase start: no rounding accumulates.
@@ -499,13 +496,25 @@ func (s *Sim) Run(ctx context.Context) (Result, error) {
 	res.Measured = s.now - start
 	res.Completions = completions
 	res.Events = s.events
-	res.X0 = estimate(bmX)
-	res.CycleTime = estimate(bmCycle)
-	res.Hops = estimate(bmHops)
-	res.PEUtilisation = estimate(bmUPE)
-	res.LinkUtilisation = estimate(bmULink)
-	res.PEQueue = estimate(bmQPE)
-	res.LinkQueue = estimate(bmQLink)
+	res.X0 = sim.EstimateOf(bmX)
+	res.CycleTime = sim.EstimateOf(bmCycle)
+	res.Hops = sim.EstimateOf(bmHops)
+	res.PEUtilisation = sim.EstimateOf(bmUPE)
+	res.LinkUtilisation = sim.EstimateOf(bmULink)
+	res.PEQueue = sim.EstimateOf(bmQPE)
+	res.LinkQueue = sim.EstimateOf(bmQLink)
+	end := sim.Ending{Stopped: sim.Converged, TargetRelCI: rc.TargetRelCI, CapRelCI: rc.CapRelCI,
+		Judged: []sim.Named{{Name: "X0", Estimate: res.X0}},
+		Reason: fmt.Sprintf("X0 CI95 within the target %v", rc.TargetRelCI)}
+	if !res.Converged {
+		end.Stopped = sim.CapReached
+		end.Reason = fmt.Sprintf("MaxTime = %v time units reached before the X0 CI target %v", rc.MaxTime, rc.TargetRelCI)
+	}
+	warn := res.Reason
+	res.Status, res.Reason = sim.Conclude(end)
+	if warn != "" {
+		res.Reason += "; " + warn
+	}
 	res.Batches, res.BatchSize = bmX.Batches(), bmX.BatchSize()
 	for st := s.k; st < s.k+s.links; st++ {
 		b := s.busyTime[st]

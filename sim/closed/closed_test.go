@@ -26,7 +26,7 @@ func run(t *testing.T, cfg closed.Config) closed.Result {
 	if err != nil {
 		t.Fatalf("Run: %v", err)
 	}
-	if res.Status != closed.StatusOK {
+	if res.Status != sim.StatusOK {
 		t.Fatalf("status %q (%s)", res.Status, res.Reason)
 	}
 	return res
@@ -42,7 +42,7 @@ func must[T any](v T, err error) T {
 // point is one simulated X0(N) set against its model value.
 type point struct {
 	n     int
-	sim   closed.Estimate
+	sim   sim.Estimate
 	bat   int
 	model float64
 }
@@ -94,7 +94,7 @@ func judge(t *testing.T, label string, pts []point) {
 
 // bracket checks that the bounds do not exclude the simulated point: its
 // 95% interval meets [lo, hi].
-func bracket(t *testing.T, label string, n int, x closed.Estimate, b reed.Bounds) {
+func bracket(t *testing.T, label string, n int, x sim.Estimate, b reed.Bounds) {
 	t.Helper()
 	if x.Mean+x.HalfWidth < b.Lower || x.Mean-x.HalfWidth > b.Upper {
 		t.Errorf("%s N=%d: X0 = %.5f ± %.5f outside the bounds [%.5f, %.5f]", label, n, x.Mean, x.HalfWidth, b.Lower, b.Upper)
@@ -275,8 +275,8 @@ func TestLaws(t *testing.T) {
 		res := run(t, c.cfg)
 		n := float64(res.Population)
 		x := res.X0
-		little := closed.Estimate{Mean: n / x.Mean, HalfWidth: n * x.HalfWidth / (x.Mean * x.Mean)}
-		check := func(what string, got, want closed.Estimate) {
+		little := sim.Estimate{Mean: n / x.Mean, HalfWidth: n * x.HalfWidth / (x.Mean * x.Mean)}
+		check := func(what string, got, want sim.Estimate) {
 			t.Helper()
 			if !(math.Abs(got.Mean-want.Mean) <= got.HalfWidth+want.HalfWidth) || math.IsInf(got.HalfWidth+want.HalfWidth, 0) {
 				t.Errorf("%s %s: %.5f ± %.5f, law gives %.5f ± %.5f", c.name, what, got.Mean, got.HalfWidth, want.Mean, want.HalfWidth)
@@ -284,9 +284,9 @@ func TestLaws(t *testing.T) {
 		}
 		check("cycle time", res.CycleTime, little)
 		k, l := float64(res.Nodes), float64(res.Links)
-		check("PE utilisation", res.PEUtilisation, closed.Estimate{Mean: x.Mean * c.sPE / k, HalfWidth: x.HalfWidth * c.sPE / k})
-		check("link utilisation", res.LinkUtilisation, closed.Estimate{Mean: x.Mean * c.lv * c.sCL / l, HalfWidth: x.HalfWidth * c.lv * c.sCL / l})
-		check("hops", res.Hops, closed.Estimate{Mean: c.lv})
+		check("PE utilisation", res.PEUtilisation, sim.Estimate{Mean: x.Mean * c.sPE / k, HalfWidth: x.HalfWidth * c.sPE / k})
+		check("link utilisation", res.LinkUtilisation, sim.Estimate{Mean: x.Mean * c.lv * c.sCL / l, HalfWidth: x.HalfWidth * c.lv * c.sCL / l})
+		check("hops", res.Hops, sim.Estimate{Mean: c.lv})
 		if got := k*res.PEQueue.Mean + l*res.LinkQueue.Mean; math.Abs(got-n) > 1e-9*n {
 			t.Errorf("%s: K n_PE + L n_CL = %.12f, want N = %v", c.name, got, n)
 		}

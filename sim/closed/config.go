@@ -138,6 +138,10 @@ type Run struct {
 	// MinBatches and MaxBatches bound the batch means (0 means 10 and 64;
 	// MaxBatches must be even and >= 2 MinBatches).
 	MinBatches, MaxBatches int
+	// CapRelCI bounds the relative half-width of X_0 when the run stops at
+	// MaxTime (0 means sim.DefaultCapRelCI): within it the run is ok,
+	// beyond it unconverged (sim.Conclude).
+	CapRelCI float64
 }
 
 // WithDefaults returns c with zero fields replaced by their defaults

@@ -90,6 +90,10 @@ type Run struct {
 	// wait in source retry buffers or travel back to their sources; 0
 	// means 100 n.
 	MaxBacklog int
+	// CapRelCI bounds the relative half-widths of PDT and NTP when the run
+	// stops at MaxTime (0 means sim.DefaultCapRelCI): within it the run is
+	// ok, beyond it unconverged (sim.Conclude).
+	CapRelCI float64
 }
 
 // resolved is a Config with defaults filled in and parsed enums.

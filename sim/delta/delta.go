@@ -8,12 +8,6 @@ import (
 	"github.com/flitsim/flitsim/topology/multistage"
 )
 
-// Status strings of a Result.
-const (
-	StatusOK        = "ok"
-	StatusSaturated = "saturated"
-)
-
 type evKind uint8
 
 const (
@@ -113,7 +107,8 @@ const (
 	colOffered
 	colDrop
 	colBacklog
-	colFixed // first per-stage column
+	colCarried // delivered + dropped per time unit: what the network disposed of, against colOffered
+	colFixed   // first per-stage column
 )
 
 const (

@@ -9,19 +9,10 @@ import (
 	"github.com/flitsim/flitsim/sim"
 )
 
-// Estimate is a steady-state mean over the measurement window with the
-// half-width of its 95% confidence interval, by batch means over the
-// per-period values (sim.BatchMeans; Law & Kelton §9.5.3). Mean ± HalfWidth
-// is the interval. Periods where the quantity is undefined (no delivery in
-// the period for PDT, no departure for a sojourn) are skipped.
-type Estimate struct {
-	Mean      float64 // in the unit of the field that holds it
-	HalfWidth float64 // +Inf when fewer than 10 batches are complete
-	Periods   int64   // periods that contributed
-}
-
-// Contains reports whether x lies in the 95% confidence interval.
-func (e Estimate) Contains(x float64) bool { return math.Abs(e.Mean-x) <= e.HalfWidth }
+// Estimates (sim.Estimate) of this package are batch means over the
+// per-period values (Law & Kelton §9.5.3); N counts the periods that
+// contributed. Periods where the quantity is undefined (no delivery in the
+// period for PDT, no departure for a sojourn) are skipped.
 
 // Stage holds the measured per-queue quantities of one stage (all n queues
 // of a stage are pooled; they are statistically identical under uniform
@@ -30,20 +21,20 @@ type Stage struct {
 	// ArrivalRate is the rate of attempts to enter one queue, packets per
 	// time unit per queue, retries included (the report's a_i; lambda at
 	// stage 1 in drop mode).
-	ArrivalRate Estimate
+	ArrivalRate sim.Estimate
 	// AcceptedRate is the rate of attempts that enter, packets per time
 	// unit per queue.
-	AcceptedRate Estimate
+	AcceptedRate sim.Estimate
 	// Rejection is p_{L,i}, the fraction of attempts that find the queue
 	// full (dimensionless).
-	Rejection Estimate
+	Rejection sim.Estimate
 	// Sojourn is E[T_i], the mean time from acceptance into the queue to
 	// leaving it (service included; in retry-previous mode every re-pass is
 	// included), time units.
-	Sojourn Estimate
+	Sojourn sim.Estimate
 	// Occupancy is E[N_i], the time-average number of packets in one queue
 	// (the one in service included), packets.
-	Occupancy Estimate
+	Occupancy sim.Estimate
 }
 
 // Totals counts packets from time 0 to the end of the run (warm-up
@@ -63,8 +54,8 @@ type Totals struct {
 // Result is the outcome of one run. Times are in the model's time unit
 // (1/mu = 1 by default; cycles when slotted), rates per that unit.
 type Result struct {
-	Status string // StatusOK or StatusSaturated
-	Reason string // why the run is saturated, or a note on an ok run
+	Status string // sim.StatusOK, sim.StatusSaturated or sim.StatusUnconverged (sim.Conclude)
+	Reason string // why the run is not ok, or a note on an ok run
 
 	// Converged is true when the run stopped on Run.TargetRelCI rather
 	// than on Run.MaxTime.
@@ -72,24 +63,24 @@ type Result struct {
 
 	// NTP is the network throughput: packets delivered per time unit,
 	// whole network (the report's NTP).
-	NTP Estimate
+	NTP sim.Estimate
 	// PDT is the packet delay time: first emission to delivery, every
 	// rejection, resubmission and retry-buffer wait included, time units.
-	PDT Estimate
+	PDT sim.Estimate
 	// PDTNetwork is PDT without the time spent in source retry buffers,
 	// time units (the report charges zero time for stage-1 rejections).
-	PDTNetwork Estimate
+	PDTNetwork sim.Estimate
 	// SourceWait is the mean time a delivered packet spent in retry
 	// buffers, time units.
-	SourceWait Estimate
+	SourceWait sim.Estimate
 	// Offered is the rate of new packets, network total, packets per time
 	// unit (n lambda in expectation).
-	Offered Estimate
+	Offered sim.Estimate
 	// DropRate is the rate of discarded packets, packets per time unit.
-	DropRate Estimate
+	DropRate sim.Estimate
 	// Backlog is the number of packets in the system (queues, retry
 	// buffers, in transit) at period ends, packets.
-	Backlog Estimate
+	Backlog sim.Estimate
 
 	Stages []Stage
 
@@ -194,6 +185,7 @@ func (s *Sim) endPeriod() (stop, final bool) {
 	s.series[colOffered] = append(s.series[colOffered], float64(c.emitted)/d)
 	s.series[colDrop] = append(s.series[colDrop], float64(c.dropped)/d)
 	s.series[colBacklog] = append(s.series[colBacklog], float64(s.inQueues+s.inBuffers+s.inTransit))
+	s.series[colCarried] = append(s.series[colCarried], float64(c.delivered+c.dropped)/d)
 	for st := range s.z {
 		att, rej := float64(c.att[st]), float64(c.rej[st])
 		s.series[s.col(st, stArr)] = append(s.series[s.col(st, stArr)], att/nd)
@@ -261,25 +253,19 @@ func (s *Sim) converged(final bool) bool {
 	if tgt <= 0 {
 		return false
 	}
-	r1, ok1 := s.bms[colPDT].RelHalfWidth()
-	r2, ok2 := s.bms[colNTP].RelHalfWidth()
-	return ok1 && ok2 && r1 <= tgt && r2 <= tgt
+	return s.bms[colPDT].TargetMet(tgt) && s.bms[colNTP].TargetMet(tgt)
 }
 
-func (s *Sim) estimate(c int) Estimate {
-	bm := s.bms[c]
-	h, _ := bm.CI95()
-	return Estimate{Mean: bm.Mean(), HalfWidth: h, Periods: bm.Count()}
-}
+func (s *Sim) estimate(c int) sim.Estimate { return sim.EstimateOf(s.bms[c]) }
 
 // result assembles the Result after the run stopped.
 func (s *Sim) result(final bool) Result {
-	r := Result{Status: StatusOK, End: s.now, Period: s.cfg.Run.Period, Events: s.events, Seed: s.cfg.Seed}
+	r := Result{Status: sim.StatusOK, End: s.now, Period: s.cfg.Run.Period, Events: s.events, Seed: s.cfg.Seed}
 	r.Totals = Totals{Emitted: s.tot.Emitted, Delivered: s.tot.Delivered, Dropped: s.tot.Dropped,
 		InQueues: s.inQueues, InRetryBuffers: s.inBuffers, InTransit: s.inTransit,
 		Rejected: append([]int64(nil), s.tot.Rejected...)}
 	if s.saturation != "" {
-		r.Status, r.Reason = StatusSaturated, s.saturation
+		r.Status, r.Reason = sim.StatusSaturated, s.saturation
 		return r
 	}
 	w, ok := s.warmupPeriods()
@@ -293,12 +279,25 @@ func (s *Sim) result(final bool) Result {
 	r.Measured = float64(P-w) * s.cfg.Run.Period
 	if s.cfg.mode != modeDrop {
 		if why := s.growing(w); why != "" {
-			r.Status, r.Reason = StatusSaturated, why
+			r.Status, r.Reason = sim.StatusSaturated, why
 			return r
 		}
 	}
 	r.Converged = !final
 	r.NTP, r.PDT, r.PDTNetwork = s.estimate(colNTP), s.estimate(colPDT), s.estimate(colPDTNet)
+	end := sim.Ending{Stopped: sim.Converged, TargetRelCI: s.cfg.Run.TargetRelCI, CapRelCI: s.cfg.Run.CapRelCI,
+		Judged:  []sim.Named{{Name: "PDT", Estimate: r.PDT}, {Name: "NTP", Estimate: r.NTP}},
+		Offered: s.estimate(colOffered), Accepted: s.estimate(colCarried),
+		Reason: fmt.Sprintf("PDT and NTP CI95 within the target %v", s.cfg.Run.TargetRelCI)}
+	if final {
+		end.Stopped = sim.CapReached
+		end.Reason = fmt.Sprintf("MaxTime = %v reached before the CI target %v", s.cfg.Run.MaxTime, s.cfg.Run.TargetRelCI)
+	}
+	warn := r.Reason
+	r.Status, r.Reason = sim.Conclude(end)
+	if warn != "" {
+		r.Reason += "; " + warn
+	}
 	r.SourceWait, r.Offered, r.DropRate, r.Backlog = s.estimate(colWait), s.estimate(colOffered), s.estimate(colDrop), s.estimate(colBacklog)
 	r.Stages = make([]Stage, s.z)
 	for st := range s.z {

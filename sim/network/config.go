@@ -33,7 +33,7 @@ const (
 	// (topology.NewFullyAdaptive, router.SetAdaptive). With EscapeVCs = 0
 	// there are no escape channels, as in the scouting paper (docs/models.md#safaei-simulator):
 	// such a network can deadlock, and a run then ends with
-	// StatusDeadlock. EscapeVCs > 0 adds Duato's dimension-order escape
+	// sim.StatusDeadlock. EscapeVCs > 0 adds Duato's dimension-order escape
 	// channels (topology.NewDuato), which make it deadlock-free.
 	RoutingAdaptive = "adaptive"
 	// RoutingDestinationTag is the digit-controlled routing of a delta

@@ -41,7 +41,7 @@
 // productive channel, chosen at random (router.SetAdaptive). Without
 // escape VCs — the configuration of the scouting paper, seed 004 and
 // docs/models.md#safaei-simulator — its channel-dependency graph is cyclic and a run can end
-// in StatusDeadlock, with the blocked VCs listed; with Config.EscapeVCs > 0
+// in sim.StatusDeadlock, with the blocked VCs listed; with Config.EscapeVCs > 0
 // the lowest VCs of every channel form Duato's dimension-order escape
 // subnetwork (topology.NewDuato), verified deadlock-free by
 // topology.CheckEscape, and a header uses them only when no adaptive VC is

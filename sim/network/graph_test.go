@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/flitsim/flitsim/router"
+	"github.com/flitsim/flitsim/sim"
 	"github.com/flitsim/flitsim/topology/graph"
 	"github.com/flitsim/flitsim/traffic"
 )
@@ -148,7 +149,7 @@ func TestGraphRunDeterministicAndAllocationFree(t *testing.T) {
 		if !reflect.DeepEqual(a, b) {
 			t.Fatalf("%s: two runs with one seed differ", rt)
 		}
-		if a.Status != StatusOK || math.Abs(a.Accepted-0.2) > 0.02 {
+		if a.Status != sim.StatusOK || math.Abs(a.Accepted-0.2) > 0.02 {
 			t.Fatalf("%s: status %v, accepted %g flits/node/cycle, want ok and 0.2", rt, a.Status, a.Accepted)
 		}
 		n, _ := New(cfg)
@@ -182,7 +183,7 @@ func TestGraphGroupShiftSaturates(t *testing.T) {
 			t.Fatal(err)
 		}
 		res, _ := n.Run(context.Background())
-		if (res.Status == StatusOK) != tc.ok {
+		if (res.Status == sim.StatusOK) != tc.ok {
 			t.Errorf("%s at %g: status %v (%s), accepted %g", tc.routing, tc.rate, res.Status, res.Reason, res.Accepted)
 		}
 	}

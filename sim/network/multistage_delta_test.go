@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/flitsim/flitsim/router"
+	"github.com/flitsim/flitsim/sim"
 	"github.com/flitsim/flitsim/sim/delta"
 	"github.com/flitsim/flitsim/topology/multistage"
 	"github.com/flitsim/flitsim/traffic"
@@ -80,7 +81,7 @@ func TestMultistageBlockingVersusLossModel(t *testing.T) {
 				rej += k
 			}
 			frac := float64(rej) / float64(max(r.Totals.Emitted, 1))
-			if r.Status == delta.StatusOK {
+			if r.Status == sim.StatusOK {
 				fmt.Fprintf(&sb, " | %6.2f %5.3f %-16.3f", r.PDT.Mean, r.NTP.Mean*M/nt, frac)
 			} else {
 				thru := float64(r.Totals.Delivered) * M / nt / r.End
@@ -91,12 +92,12 @@ func TestMultistageBlockingVersusLossModel(t *testing.T) {
 			cfg := flitCfg(rho, b.vcs, b.depth)
 			res := mustRun(t, cfg)
 			switch res.Status {
-			case StatusOK:
+			case sim.StatusOK:
 				fmt.Fprintf(&sb, " | %7.2f  %5.3f       ", res.Latency, res.Accepted)
 				if res.Accepted > 1 {
 					t.Errorf("rho %.2f V=%d: accepted %.4f flits/terminal/cycle > 1", rho, b.vcs, res.Accepted)
 				}
-			case StatusSaturated:
+			case sim.StatusSaturated:
 				thru := saturationThroughput(t, cfg)
 				fmt.Fprintf(&sb, " | %7s  %5.3f       ", "sat", thru)
 				if thru > 1 {

@@ -255,7 +255,7 @@ func TestMultistageLowLoadAndLittle(t *testing.T) {
 	t0 := float64(deltaZeroLoad(cfg.withDefaults(), 3, 4))
 	t.Logf("n=64 b=4 z=3 omega at 0.004 flits/terminal/cycle: latency %.3f ± %.3f, T0 %.0f, hops %.3f, %d messages",
 		res.Latency, res.LatencyCI95, t0, res.Hops, res.Messages)
-	if res.Status != StatusOK {
+	if res.Status != sim.StatusOK {
 		t.Fatalf("status %s (%s)", res.Status, res.Reason)
 	}
 	if res.Latency < t0-res.LatencyCI95 || res.Latency > t0+res.LatencyCI95+0.005*t0 {
@@ -267,7 +267,7 @@ func TestMultistageLowLoadAndLittle(t *testing.T) {
 
 	cfg.Rate, cfg.Run = 0.1, quickRun(200000) // 0.4 flits/terminal/cycle
 	res = mustRun(t, cfg)
-	if res.Status != StatusOK {
+	if res.Status != sim.StatusOK {
 		t.Fatalf("status %s (%s)", res.Status, res.Reason)
 	}
 	lambda := res.AcceptedMessages * 64
@@ -306,7 +306,7 @@ func TestMultistageRunIsDeterministic(t *testing.T) {
 	cfg.Process, cfg.Rate, cfg.Seed = "poisson", 0.06, 5
 	cfg.Run = quickRun(50000)
 	a, b := mustRun(t, cfg), mustRun(t, cfg)
-	if a.Status != StatusOK || !reflect.DeepEqual(a, b) {
+	if a.Status != sim.StatusOK || !reflect.DeepEqual(a, b) {
 		t.Fatalf("same seed, different results (status %s):\n%+v\n%+v", a.Status, a, b)
 	}
 	cfg.Seed++

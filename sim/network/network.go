@@ -23,6 +23,7 @@ type packet struct {
 	setup    sim.Cycle   // cycle the path was set up (see Result.SetupTime), -1 before
 	backs    int32       // scouting: backtracks (negative acknowledgements) of the header
 	route    graph.State // graph networks: the routing state the head carries (graph.State)
+	tagged   bool        // generated during the measurement window: measured when delivered
 }
 
 // nic is a node's network interface: it injects the packets of the source
@@ -610,7 +611,7 @@ func (n *Network) enqueue(src, dst, flits int) int32 {
 		id = int32(len(n.packets))
 		n.packets = append(n.packets, packet{})
 	}
-	n.packets[id] = packet{src: int32(src), dst: int32(dst), length: int32(flits), gen: n.now, inject: -1, setup: -1}
+	n.packets[id] = packet{src: int32(src), dst: int32(dst), length: int32(flits), gen: n.now, inject: -1, setup: -1, tagged: n.stats.on}
 	if n.groute != nil {
 		n.packets[id].route = n.groute.Start(src, dst, n.startRNG[src])
 	}
@@ -895,7 +896,7 @@ func (n *Network) deliver(f router.Flit) {
 	}
 	pk := &n.packets[f.Packet]
 	n.inSystem--
-	n.stats.messageDelivered(n.now-pk.gen, n.now-pk.inject, int(f.Hops), pk.inject-pk.gen, pk.setup-pk.inject, int(pk.backs))
+	n.stats.messageDelivered(pk.tagged, n.now-pk.gen, n.now-pk.inject, int(f.Hops), pk.inject-pk.gen, pk.setup-pk.inject, int(pk.backs))
 	if n.replay != nil {
 		n.delivered(f.Packet, pk, int(f.Hops))
 	}
@@ -932,14 +933,22 @@ func (n *Network) checkConservation() {
 	}
 }
 
-// measurement accumulates what a run reports while the monitor measures.
+// measurement accumulates what a run reports, the standard way (BookSim;
+// Dally & Towles, ch. 23): the messages generated while the measurement
+// window is open (on) are tagged, and every per-message figure (latency,
+// network latency, hops, source wait, set-up, backtracks, percentiles)
+// comes from the tagged messages, whenever they are delivered, the drain
+// after the window included. Rates, utilisations and occupancies are
+// counted over the window itself.
 type measurement struct {
-	on            bool
+	on            bool // the measurement window is open: new messages are tagged
 	start         sim.Cycle
-	cycles        int64
-	flitsOffered  int64
-	flitsAccepted int64
-	messages      int64
+	cycles        int64 // cycles in the window
+	flitsOffered  int64 // flits generated in the window
+	flitsAccepted int64 // flits delivered in the window (any message)
+	msgsAccepted  int64 // messages delivered in the window (any message)
+	taggedOut     int64 // tagged messages not yet delivered
+	messages      int64 // tagged messages delivered (measured)
 	latency       sim.Accumulator
 	netLatency    *sim.BatchMeans
 	hops          sim.Accumulator
@@ -955,6 +964,8 @@ type measurement struct {
 
 	periodSum   float64 // latency sum of the current sample period (always kept)
 	periodCount int64
+	periodGen   int64 // flits generated in the current sample period
+	periodAcc   int64 // flits delivered in the current sample period
 }
 
 func (m *measurement) init(channels, occ int) {
@@ -964,11 +975,12 @@ func (m *measurement) init(channels, occ int) {
 	m.occ = make([]int64, occ)
 }
 
+// reset opens the measurement window at cycle now.
 func (m *measurement) reset(now sim.Cycle) {
 	m.on = true
 	m.start = now
 	m.cycles = 0
-	m.flitsOffered, m.flitsAccepted, m.messages = 0, 0, 0
+	m.flitsOffered, m.flitsAccepted, m.msgsAccepted, m.messages = 0, 0, 0, 0
 	m.latency = sim.Accumulator{}
 	m.netLatency.Reset()
 	m.hops = sim.Accumulator{}
@@ -991,12 +1003,15 @@ func (m *measurement) stageCycle(stageBuf []int64) {
 }
 
 func (m *measurement) generated(flits int) {
+	m.periodGen += int64(flits)
 	if m.on {
 		m.flitsOffered += int64(flits)
+		m.taggedOut++
 	}
 }
 
 func (m *measurement) flitDelivered() {
+	m.periodAcc++
 	if m.on {
 		m.flitsAccepted++
 	}
@@ -1009,14 +1024,20 @@ func (m *measurement) cycle(inSystem int64) {
 	}
 }
 
-// periodSum and periodCount accumulate the current sample period's latency
-// observations for the monitor's warm-up and trend rules.
-func (m *measurement) messageDelivered(lat, netLat sim.Cycle, hops int, wait, setup sim.Cycle, backs int) {
+// messageDelivered records a delivered message. periodSum and
+// periodCount accumulate every message of the current sample period for
+// the monitor's warm-up and trend rules; the message's figures are
+// measured when it is tagged.
+func (m *measurement) messageDelivered(tagged bool, lat, netLat sim.Cycle, hops int, wait, setup sim.Cycle, backs int) {
 	m.periodSum += float64(lat)
 	m.periodCount++
-	if !m.on {
+	if m.on {
+		m.msgsAccepted++
+	}
+	if !tagged {
 		return
 	}
+	m.taggedOut--
 	m.messages++
 	m.latency.Add(float64(lat))
 	m.observe(float64(lat))

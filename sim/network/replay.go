@@ -274,7 +274,7 @@ func (n *Network) runTrace(ctx context.Context) (Result, error) {
 		}
 		if capAt > 0 && n.now >= capAt {
 			res := n.traceResult()
-			res.Status = StatusUnconverged
+			res.Status = sim.StatusUnconverged
 			res.Reason = fmt.Sprintf("run.max_cycles = %d reached with %d of %d trace packets delivered", capAt, rp.res.Delivered, rp.res.Packets)
 			return res, nil
 		}
@@ -299,13 +299,9 @@ func (n *Network) runTrace(ctx context.Context) (Result, error) {
 		}
 	}
 	res := n.traceResult()
-	res.Status = StatusOK
+	res.Status = sim.StatusOK
 	return res, nil
 }
-
-// StatusUnconverged is a trace run cut off by Run.MaxCycles before the
-// trace was delivered.
-const StatusUnconverged = "unconverged"
 
 // traceResult assembles the Result of a trace run so far.
 func (n *Network) traceResult() Result {

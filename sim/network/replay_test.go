@@ -65,7 +65,7 @@ func TestTraceReplayIdeal(t *testing.T) {
 	cfg := traceConfig(textTrace(t, sparse))
 	res, got := runTraceRecording(t, cfg)
 	tr := res.Trace
-	if res.Status != StatusOK || tr == nil || tr.Delivered != 4 || tr.Packets != 4 {
+	if res.Status != sim.StatusOK || tr == nil || tr.Delivered != 4 || tr.Packets != 4 {
 		t.Fatalf("status %q, trace result %+v", res.Status, tr)
 	}
 	topo, err := topology.New(cfg.Topology)
@@ -123,7 +123,7 @@ func TestTraceDependencies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != StatusOK || res.Trace.Delivered != len(tr.Packets) {
+	if res.Status != sim.StatusOK || res.Trace.Delivered != len(tr.Packets) {
 		t.Fatalf("status %q delivered %d of %d", res.Status, res.Trace.Delivered, len(tr.Packets))
 	}
 	rp := n.replay
@@ -195,7 +195,7 @@ func TestTraceRefusals(t *testing.T) {
 	c.Run.MaxCycles = 200
 	c.Run.MaxWarmup = 100
 	res, _ := runTraceRecording(t, c)
-	if res.Status != StatusUnconverged || res.Trace.Delivered != 3 || !strings.Contains(res.Reason, "3 of 4 trace packets") {
+	if res.Status != sim.StatusUnconverged || res.Trace.Delivered != 3 || !strings.Contains(res.Reason, "3 of 4 trace packets") {
 		t.Errorf("capped run: status %q reason %q delivered %d", res.Status, res.Reason, res.Trace.Delivered)
 	}
 }

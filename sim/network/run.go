@@ -9,13 +9,6 @@ import (
 	"github.com/flitsim/flitsim/sim"
 )
 
-// Run statuses reported in Result.Status.
-const (
-	StatusOK        = "ok"        // converged to the CI target, or reached the cycle cap with a valid CI
-	StatusSaturated = "saturated" // source queues grew without bound: no steady state
-	StatusDeadlock  = "deadlock"  // flits in flight, none moved for Run.DeadlockCycles cycles
-)
-
 // BlockedChannel is one input VC holding flits when a deadlock was declared:
 // the channel feeding it (or "inject" for the local port) and its state.
 type BlockedChannel struct {
@@ -93,10 +86,11 @@ type Result struct {
 	// is fed by the terminals), during measurement.
 	StageBuffered []float64
 
-	Messages      int64 // messages measured
-	Cycles        int64 // cycles simulated in all
-	WarmupEnd     int64 // cycle measurement started
-	MeasureCycles int64
+	Messages      int64 // tagged messages measured (generated in the window, delivered by the end of the drain)
+	Cycles        int64 // cycles simulated in all, the drain included
+	WarmupEnd     int64 // cycle the measurement window opened
+	MeasureCycles int64 // cycles in the measurement window
+	DrainCycles   int64 // cycles after the window until the last tagged message was delivered
 
 	DeadlockCycle int64            // cycle the deadlock was declared
 	Blocked       []BlockedChannel // up to 32 blocked input VCs
@@ -109,8 +103,13 @@ type Result struct {
 	Trace *TraceResult
 }
 
-// Run simulates until sim's run control stops: the CI target is met, the
-// cycle cap is reached, the point saturates or the network deadlocks. It
+// Run simulates until sim's run control stops (the CI target is met, the
+// cycle cap is reached, the point saturates or the network deadlocks),
+// then drains: the messages generated during the measurement window are
+// tagged, and the network runs on (traffic still arriving, untagged)
+// until every tagged message is delivered, at most the run control's
+// DrainLimit cycles; a drain that does not finish makes the point
+// saturated. The status is sim.Conclude's (Monitor.Conclude). Run
 // returns ctx.Err() if the context is cancelled, checked every period.
 func (n *Network) Run(ctx context.Context) (Result, error) {
 	if n.replay != nil {
@@ -124,6 +123,7 @@ func (n *Network) Run(ctx context.Context) (Result, error) {
 	n.stats.observe = mon.Observe
 	deadlockAfter := rc.DeadlockCycles
 	meter := sim.MeterFrom(ctx)
+	perNode := float64(rc.Period) * float64(n.terms)
 	for {
 		if err := ctx.Err(); err != nil {
 			return Result{}, err
@@ -147,8 +147,11 @@ func (n *Network) Run(ctx context.Context) (Result, error) {
 			Backlog:             float64(n.Backlog()),
 			InFlight:            n.InFlight(),
 			CyclesSinceProgress: n.now - n.lastProgress,
+			Offered:             float64(n.stats.periodGen) / perNode,
+			Accepted:            float64(n.stats.periodAcc) / perNode,
 		})
 		n.stats.periodSum, n.stats.periodCount = 0, 0
+		n.stats.periodGen, n.stats.periodAcc = 0, 0
 		if !wasMeasuring && mon.Measuring() {
 			n.stats.reset(n.now)
 			n.markLinkCounts()
@@ -157,51 +160,72 @@ func (n *Network) Run(ctx context.Context) (Result, error) {
 			}
 		}
 		if d == sim.Stop {
-			return n.result(mon), nil
+			if mon.Status() == sim.Deadlocked {
+				return n.deadlockResult(), nil
+			}
+			res := n.windowResult()
+			if err := n.drain(ctx, mon, &res); err != nil {
+				return Result{}, err
+			}
+			if res.Status == sim.StatusDeadlock {
+				return res, nil
+			}
+			n.finish(mon, &res)
+			return res, nil
 		}
 	}
 }
 
-// result assembles the Result from the monitor's verdict and the measurement.
-func (n *Network) result(mon *sim.Monitor) Result {
+// drain closes the measurement window and steps until every tagged
+// message is delivered or mon.DrainLimit() cycles have passed (then the
+// monitor is told the run saturated). It returns the deadlock result in
+// res if the network deadlocks while draining.
+func (n *Network) drain(ctx context.Context, mon *sim.Monitor, res *Result) error {
+	n.stats.on = false
+	if mon.Status() != sim.Converged && mon.Status() != sim.CapReached {
+		return nil
+	}
+	limit := mon.DrainLimit()
+	start := n.now
+	for n.stats.taggedOut > 0 {
+		if n.now-start >= limit {
+			mon.DrainFailed(fmt.Sprintf("drain did not finish: %d of the messages generated in the measurement window (cycles %d-%d) still undelivered %d cycles after it closed (drain bound %d cycles)",
+				n.stats.taggedOut, n.stats.start, start, n.now-start, limit))
+			break
+		}
+		if (n.now-start)&1023 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		n.Step()
+		if n.now-n.lastProgress >= mon.Config().DeadlockCycles && n.InFlight() > 0 {
+			*res = n.deadlockResult()
+			return nil
+		}
+	}
+	res.DrainCycles = int64(n.now - start)
+	res.Cycles = int64(n.now)
+	return nil
+}
+
+// windowResult returns the figures of the measurement window, taken when
+// it closes (before the drain): rates, utilisations and occupancies.
+func (n *Network) windowResult() Result {
 	m := &n.stats
 	res := Result{
 		Cycles:        int64(n.now),
 		WarmupEnd:     int64(m.start),
 		MeasureCycles: m.cycles,
-		Messages:      m.messages,
-		Reason:        mon.StatusReason(),
 	}
-	switch mon.Status() {
-	case sim.Saturated:
-		res.Status = StatusSaturated
-		n.sustainedRates(&res)
-		return res
-	case sim.Deadlocked:
-		return n.deadlockResult()
-	}
-	mean, hw, ok := mon.Estimate()
-	if !ok || m.cycles == 0 {
-		res.Status = StatusSaturated
-		if res.Reason == "" {
-			res.Reason = "no confidence interval: too few measured messages"
-		}
+	if m.cycles == 0 {
 		n.sustainedRates(&res)
 		return res
 	}
-	res.Status = StatusOK
 	nodeCycles := float64(m.cycles) * float64(n.terms)
-	res.Latency, res.LatencyCI95 = mean, hw
-	res.NetworkLatency = m.netLatency.Mean()
-	if h, ok := m.netLatency.CI95(); ok {
-		res.NetworkLatencyCI95 = h
-	}
-	res.SourceWait = m.sourceWait.Mean()
-	res.P50, res.P95, res.P99 = m.hist.Percentile(0.50), m.hist.Percentile(0.95), m.hist.Percentile(0.99)
 	res.Offered = float64(m.flitsOffered) / nodeCycles
 	res.Accepted = float64(m.flitsAccepted) / nodeCycles
-	res.AcceptedMessages = float64(m.messages) / nodeCycles
-	res.Hops = m.hops.Mean()
+	res.AcceptedMessages = float64(m.msgsAccepted) / nodeCycles
 	res.MeanInSystem = m.inSystemSum / float64(m.cycles)
 	res.ChannelUtil = make([]float64, len(m.channelFlits))
 	for c := range m.channelFlits {
@@ -213,8 +237,6 @@ func (n *Network) result(mon *sim.Monitor) Result {
 	if len(m.channelFlits) > 0 {
 		res.MeanChannelUtil /= float64(len(m.channelFlits))
 	}
-	res.SetupTime = m.setup.Mean()
-	res.Backtracks = m.backtracks.Mean()
 	res.VCOccupancy, res.VCMultiplexing = n.occupancy()
 	if m.stageSum != nil {
 		res.StageBuffered = make([]float64, len(m.stageSum))
@@ -223,6 +245,36 @@ func (n *Network) result(mon *sim.Monitor) Result {
 		}
 	}
 	return res
+}
+
+// finish sets the status by the monitor's conclusion and, for an ok point,
+// the per-message figures of the tagged messages. A point that is not ok
+// keeps only what the network sustained (Offered, Accepted): no latency,
+// utilisation or occupancy is reported as a steady-state number.
+func (n *Network) finish(mon *sim.Monitor, res *Result) {
+	m := &n.stats
+	res.Status, res.Reason = mon.Conclude("latency")
+	res.Messages = m.messages
+	if res.Status != sim.StatusOK {
+		*res = Result{Status: res.Status, Reason: res.Reason, Cycles: res.Cycles, WarmupEnd: res.WarmupEnd,
+			MeasureCycles: res.MeasureCycles, DrainCycles: res.DrainCycles, Messages: res.Messages,
+			Offered: res.Offered, Accepted: res.Accepted}
+		if m.cycles == 0 {
+			n.sustainedRates(res)
+		}
+		return
+	}
+	mean, hw, _ := mon.Estimate()
+	res.Latency, res.LatencyCI95 = mean, hw
+	res.NetworkLatency = m.netLatency.Mean()
+	if h, ok := m.netLatency.CI95(); ok {
+		res.NetworkLatencyCI95 = h
+	}
+	res.SourceWait = m.sourceWait.Mean()
+	res.P50, res.P95, res.P99 = m.hist.Percentile(0.50), m.hist.Percentile(0.95), m.hist.Percentile(0.99)
+	res.Hops = m.hops.Mean()
+	res.SetupTime = m.setup.Mean()
+	res.Backtracks = m.backtracks.Mean()
 }
 
 // occupancy aggregates the routers' VC occupancy over the network channels
@@ -285,7 +337,7 @@ func (n *Network) sustainedRates(res *Result) {
 
 // deadlockResult reports the cycle and the blocked input VCs.
 func (n *Network) deadlockResult() Result {
-	res := Result{Status: StatusDeadlock, Cycles: int64(n.now), DeadlockCycle: int64(n.now),
+	res := Result{Status: sim.StatusDeadlock, Cycles: int64(n.now), DeadlockCycle: int64(n.now),
 		WarmupEnd: int64(n.stats.start)}
 	var buf []router.BlockedVC
 	for i, r := range n.routers {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/flitsim/flitsim/router"
@@ -56,7 +57,7 @@ func TestLowLoadLatencyIsZeroLoadLatency(t *testing.T) {
 		c := cfg.withDefaults()
 		t0 := float64(c.InjectionLatency+c.EjectionLatency) + (dbar+1)*float64(c.Router.HopDelay()) + dbar*float64(c.LinkLatency) + 3
 		t.Logf("%v: latency %.3f ± %.3f, T0 %.3f, hops %.3f (Dbar %.3f), %d messages", topo, res.Latency, res.LatencyCI95, t0, res.Hops, dbar, res.Messages)
-		if res.Status != StatusOK {
+		if res.Status != sim.StatusOK {
 			t.Fatalf("%v: status %s (%s)", topo, res.Status, res.Reason)
 		}
 		if res.Latency < t0-res.LatencyCI95 || res.Latency > t0+res.LatencyCI95+0.005*t0 {
@@ -76,7 +77,7 @@ func TestLittlesLaw(t *testing.T) {
 	cfg := benchConfig(4, 0.3)
 	cfg.Run = quickRun(200000)
 	res := mustRun(t, cfg)
-	if res.Status != StatusOK {
+	if res.Status != sim.StatusOK {
 		t.Fatalf("status %s (%s)", res.Status, res.Reason)
 	}
 	lambda := res.AcceptedMessages * 16 // 4x4 nodes
@@ -116,7 +117,7 @@ func TestSaturationIsReportedNotANumber(t *testing.T) {
 	cfg := benchConfig(4, 0.9) // far beyond the 4x4 torus's uniform capacity
 	cfg.Run = quickRun(200000)
 	res := mustRun(t, cfg)
-	if res.Status != StatusSaturated || res.Latency != 0 {
+	if res.Status != sim.StatusSaturated || res.Latency != 0 {
 		t.Fatalf("status %s latency %v (%s), want saturated", res.Status, res.Latency, res.Reason)
 	}
 	// The sustained (saturation) throughput is still reported: below what was
@@ -141,7 +142,7 @@ func TestDeadlockIsDetected(t *testing.T) {
 	cfg.Run.BacklogLimit = 1e9
 	cfg.Run.DeadlockCycles = 500
 	res := mustRun(t, cfg)
-	if res.Status != StatusDeadlock || len(res.Blocked) == 0 {
+	if res.Status != sim.StatusDeadlock || len(res.Blocked) == 0 {
 		t.Fatalf("status %s, %d blocked (%s), want deadlock", res.Status, len(res.Blocked), res.Reason)
 	}
 	t.Logf("deadlock at cycle %d: %s", res.DeadlockCycle, res.Reason)
@@ -159,5 +160,74 @@ func TestRunHonoursCancellation(t *testing.T) {
 	cancel()
 	if _, err := n.Run(ctx); err == nil {
 		t.Fatal("cancelled run returned no error")
+	}
+}
+
+// TestShortRunCannotClaimSteadyState is the 64x64 torus at 0.1 with
+// max_cycles 3000 in small: a run too short to show a steady state, or one
+// whose tagged messages cannot drain, never reads ok. The same network with
+// enough cycles does.
+func TestShortRunCannotClaimSteadyState(t *testing.T) {
+	cfg := benchConfig(8, 0.3)
+	cfg.Run = sim.RunControl{Period: 1000, Warmup: 1000, MinMeasure: 2000, MaxCycles: 3000, TargetRelCI: 0.01}
+	res := mustRun(t, cfg)
+	t.Logf("3000 cycles: %s (%s)", res.Status, res.Reason)
+	if res.Status != sim.StatusUnconverged || res.Latency != 0 || res.Reason == "" {
+		t.Errorf("3000 cycles: status %s latency %v (%s), want unconverged with its reason", res.Status, res.Latency, res.Reason)
+	}
+
+	// Overloaded, capped before the trend rule can fire: the tagged
+	// messages do not drain within the bound.
+	cfg = benchConfig(8, 0.9)
+	cfg.Run = sim.RunControl{Period: 1000, Warmup: 1000, MinMeasure: 2000, MaxCycles: 3000, TargetRelCI: 0.01, MaxDrain: 2000}
+	res = mustRun(t, cfg)
+	t.Logf("overloaded: %s (%s), accepted %.3f of %.3f", res.Status, res.Reason, res.Accepted, res.Offered)
+	if res.Status != sim.StatusSaturated || !strings.Contains(res.Reason, "drain did not finish") || res.Latency != 0 {
+		t.Errorf("overloaded: status %s (%s), want saturated by the drain bound", res.Status, res.Reason)
+	}
+
+	cfg = benchConfig(8, 0.2)
+	cfg.Run = quickRun(200000)
+	res = mustRun(t, cfg)
+	if res.Status != sim.StatusOK || res.DrainCycles <= 0 || res.Messages == 0 {
+		t.Errorf("long run: status %s (%s), drain %d cycles, %d messages; want ok after a drain", res.Status, res.Reason, res.DrainCycles, res.Messages)
+	}
+}
+
+// TestTaggedMessagesAreTheMeasured: every message generated in the
+// measurement window is measured, each exactly once, and no other: the
+// delivery trace's messages generated in [WarmupEnd, WarmupEnd +
+// MeasureCycles) are Result.Messages, and their mean latency is
+// Result.Latency.
+func TestTaggedMessagesAreTheMeasured(t *testing.T) {
+	cfg := benchConfig(4, 0.2)
+	cfg.Run = quickRun(200000)
+	n, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type d struct{ gen, lat sim.Cycle }
+	var all []d
+	n.OnDeliver(func(x Delivery) { all = append(all, d{x.Generated, x.Latency}) })
+	res, err := n.Run(context.Background())
+	if err != nil || res.Status != sim.StatusOK {
+		t.Fatalf("%v %s (%s)", err, res.Status, res.Reason)
+	}
+	lo, hi := sim.Cycle(res.WarmupEnd), sim.Cycle(res.WarmupEnd+res.MeasureCycles)
+	var cnt int64
+	var sum float64
+	for _, x := range all {
+		if x.gen >= lo && x.gen < hi {
+			cnt++
+			sum += float64(x.lat)
+		}
+	}
+	if cnt != res.Messages {
+		t.Errorf("%d messages generated in the window were delivered, Result.Messages = %d", cnt, res.Messages)
+	}
+	// Result.Latency is the batch-means mean (complete batches only): within
+	// a fraction of its CI of the plain mean.
+	if mean := sum / float64(cnt); math.Abs(mean-res.Latency) > 0.5*res.LatencyCI95 {
+		t.Errorf("plain mean of the tagged messages %.3f, Result.Latency %.3f ± %.3f", mean, res.Latency, res.LatencyCI95)
 	}
 }

@@ -77,7 +77,7 @@ func TestScoutingAgainstModel(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if res.Status != network.StatusOK {
+			if res.Status != sim.StatusOK {
 				t.Fatalf("K=%d l_g=%v: status %s (%s)", k, lg, res.Status, res.Reason)
 			}
 			t.Logf("K=%d l_g=%.4f: latency sim %.2f ± %.2f (%.2f above T0) model %.2f (%.2f above Sbar_0); "+

@@ -225,7 +225,7 @@ func TestScoutingConservesMessagesUnderBacktracking(t *testing.T) {
 // channels on an 8x8 torus with one VC per channel (the scouting paper's
 // V = 1, K = 0 point, docs/models.md#safaei-simulator item 5), at three times the model's
 // saturation rate, deadlocks (its dependency graph is cyclic): the run
-// stops with StatusDeadlock and names the blocked channels instead of
+// stops with sim.StatusDeadlock and names the blocked channels instead of
 // hanging. With Duato's escape channels (2 escape + 1 adaptive VC) the same
 // load saturates without deadlock. (On a 4x4 torus, where no minimal path
 // is longer than 2 hops per dimension, the same configuration ran 200 000
@@ -241,14 +241,14 @@ func TestAdaptiveWithoutEscapeDeadlocks(t *testing.T) {
 	cfg.Run.BacklogLimit = 1e9
 	cfg.Run.DeadlockCycles = 500
 	res := mustRun(t, cfg)
-	if res.Status != StatusDeadlock || len(res.Blocked) == 0 {
+	if res.Status != sim.StatusDeadlock || len(res.Blocked) == 0 {
 		t.Fatalf("status %s, %d blocked (%s), want deadlock", res.Status, len(res.Blocked), res.Reason)
 	}
 	t.Logf("V=1 adaptive: deadlock at cycle %d: %s", res.DeadlockCycle, res.Reason)
 
 	cfg.Router.VCs, cfg.EscapeVCs = 3, 2
 	res = mustRun(t, cfg)
-	if res.Status == StatusDeadlock {
+	if res.Status == sim.StatusDeadlock {
 		t.Fatalf("Duato escape channels deadlocked: %s", res.Reason)
 	}
 	t.Logf("V=3 with 2 escape VCs: status %s after %d cycles (%s)", res.Status, res.Cycles, res.Reason)
@@ -305,7 +305,7 @@ func TestScoutingLowLoadLatency(t *testing.T) {
 		cfg.Run = quickRun(4000000)
 		cfg.Run.TargetRelCI = 0.003
 		res := mustRun(t, cfg)
-		if res.Status != StatusOK {
+		if res.Status != sim.StatusOK {
 			t.Fatalf("K=%d: status %s (%s)", k, res.Status, res.Reason)
 		}
 		t0 := meanZeroLoad(t, cfg, 8)
@@ -361,7 +361,7 @@ func TestScoutingUnderLoad(t *testing.T) {
 	cfg.Length = LengthSpec{Flits: 8}
 	cfg.Run = quickRun(300000)
 	res := mustRun(t, cfg)
-	if res.Status != StatusOK {
+	if res.Status != sim.StatusOK {
 		t.Fatalf("status %s (%s)", res.Status, res.Reason)
 	}
 	lambda := res.AcceptedMessages * 16

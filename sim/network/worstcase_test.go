@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/flitsim/flitsim/sim"
 	"github.com/flitsim/flitsim/topology"
 	"github.com/flitsim/flitsim/topology/worstcase"
 	"github.com/flitsim/flitsim/traffic"
@@ -40,7 +41,7 @@ func TestWorstCasePattern(t *testing.T) {
 	got := res.ChannelUtil[wc.Channel]
 	t.Logf("4x4 torus DOR: worst-case load %v on channel %d; at %.4f flits/node/cycle it carries %.4f flits/cycle, predicted %.4f (max over channels %.4f)",
 		wc.Load, wc.Channel, res.Offered, got, want, res.MaxChannelUtil)
-	if res.Status != StatusOK || got < 0.95*want || got > 1.05*want {
+	if res.Status != sim.StatusOK || got < 0.95*want || got > 1.05*want {
 		t.Errorf("status %q: channel %d carries %v flits/cycle, want %v ± 5%%", res.Status, wc.Channel, got, want)
 	}
 	cfg.Routing = RoutingAdaptive

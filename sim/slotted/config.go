@@ -89,6 +89,10 @@ type RunControl struct {
 	// BacklogLimit declares saturation as soon as the queues hold more
 	// than this many packets per node on average (default 512).
 	BacklogLimit int
+	// CapRelCI bounds the relative half-width of the delay when the run
+	// stops at MaxSlots (0 means sim.DefaultCapRelCI): within it the run
+	// is ok, beyond it unconverged (sim.Conclude).
+	CapRelCI float64
 }
 
 // Defaults of RunControl.

@@ -126,7 +126,7 @@
 //     the batch-means variance ratio Var_BM(mean)/(s²/m) to account for
 //     the autocorrelation of queue lengths.
 //
-// The mode cannot deadlock (StatusDeadlock is never returned). Near the true
+// The mode cannot deadlock (sim.StatusDeadlock is never returned). Near the true
 // capacity (about 1.05 λ_max for n = 4, above the model's λ_max, as
 // docs/models.md#jacquet-pins notes) the verdict depends on the run length; SaturationSearch
 // brackets the largest stable rate for the configured one.

@@ -1,54 +1,22 @@
 package slotted
 
 import (
-	"math"
-
 	"github.com/flitsim/flitsim/sim"
 )
 
-// Run statuses.
-const (
-	StatusOK        = "ok"
-	StatusSaturated = "saturated"
-	// StatusDeadlock is never produced: a head packet always has at least
-	// one productive neighbour and the slot structure frees every node at
-	// the next slot, so the mode cannot deadlock. The constant exists so
-	// that the status vocabulary is the same in every mode.
-	StatusDeadlock = "deadlock"
-)
-
-// Estimate is a steady-state mean with the half-width of its 95% confidence
-// interval by batch means (Mean ± HalfWidth). N is the number of
-// observations behind it (packets, hops or periods, as documented at each
-// use) and Batches the number of batch means, so that an interval of
-// another level is HalfWidth · t_{q, Batches−1} / t_{0.975, Batches−1}.
-// HalfWidth is +Inf and CIOK false when too few batches completed (as in
-// sim/closed and sim/delta: no interval is an infinitely wide one, never a
-// zero-width one).
-type Estimate struct {
-	Mean      float64
-	HalfWidth float64
-	N         int64
-	Batches   int
-	CIOK      bool
-}
-
-// estimate reads b.
-func estimate(b *sim.BatchMeans) Estimate {
-	e := Estimate{Mean: b.Mean(), HalfWidth: math.Inf(1), N: b.Count(), Batches: b.Batches()}
-	if h, ok := b.CI95(); ok {
-		e.HalfWidth, e.CIOK = h, true
-	}
-	return e
-}
+// Run statuses are sim's (sim.StatusOK, ...). sim.StatusDeadlock is never
+// produced: a head packet always has at least one productive neighbour and
+// the slot structure frees every node at the next slot, so the mode cannot
+// deadlock.
 
 // Result is the outcome of one run. Delay, DelayContinuous, HopService,
 // Backlog, Hops and Wait are steady-state figures and are left zero when Status is
-// not StatusOK (a saturated point has no mean delay); Throughput, Offered and
+// not sim.StatusOK (a saturated point has no mean delay); Throughput, Offered and
 // Busy describe the measured window in every case.
 type Result struct {
-	// Status is StatusOK or StatusSaturated; Reason says why a run is
-	// saturated, or, for an ok run, notes a missed CI target.
+	// Status is sim.StatusOK, sim.StatusSaturated or sim.StatusUnconverged
+	// (sim.Conclude: the delay and, as the open system's throughput rule,
+	// Throughput against Offered); Reason says why.
 	Status string
 	Reason string
 
@@ -67,35 +35,35 @@ type Result struct {
 	// hop minus index of the generation slot (docs/models.md#jacquet-simulator); zero-load
 	// mean d. Compare with the Poisson model's T. N counts packets
 	// generated in the window and delivered before the end of the run.
-	Delay Estimate
+	Delay sim.Estimate
 	// DelayContinuous is the continuous delay, slots: end of the last-hop
 	// slot minus the continuous generation instant, = Delay + 1 − U with U
 	// the fractional part of the generation instant (Poisson: mean
 	// Delay + 1/2; Bernoulli: exactly Delay + 1). Compare with the
 	// Bernoulli model's D.
-	DelayContinuous Estimate
+	DelayContinuous sim.Estimate
 	// Throughput is the delivered rate, packets/node/slot, batch means over
 	// periods (N = periods).
-	Throughput Estimate
+	Throughput sim.Estimate
 	// Offered is the generated rate, packets/node/slot, over periods.
-	Offered Estimate
+	Offered sim.Estimate
 	// Busy is the probability that a node is unavailable to a given
 	// neighbour in a slot (the model's p): sending, or receiving from one of
 	// its other n−1 neighbours, averaged over all N·n ordered neighbour
 	// pairs and over periods. Per slot it equals (2n−1)/n · sends/N.
-	Busy Estimate
+	Busy sim.Estimate
 	// HopService is the time a packet spends at the head of a queue per
 	// hop, slots, counting the slot in which it is sent (the M/G/1 service
 	// of docs/models.md#jacquet-poisson, model mean x1 = X/d). N counts hops.
-	HopService Estimate
+	HopService sim.Estimate
 	// Backlog is the time-average number of packets queued at a node,
 	// sampled at the start of each slot's forwarding phase (packets/node);
 	// by Little's law Backlog = Throughput · Delay.
-	Backlog Estimate
+	Backlog sim.Estimate
 	// Hops is the number of hops of the measured packets (mean d =
 	// n/(2(1 − 2^−n)) under uniform destinations), same packets as Delay.
-	Hops Estimate
+	Hops sim.Estimate
 	// Wait is Delay − hops per packet, slots: the time lost to queueing
 	// and to blocked neighbours, 0 at zero load (same packets as Delay).
-	Wait Estimate
+	Wait sim.Estimate
 }

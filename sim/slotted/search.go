@@ -4,15 +4,20 @@ import (
 	"context"
 	"fmt"
 	"math"
+
+	"github.com/flitsim/flitsim/sim"
 )
 
 // Search is the outcome of SaturationSearch: the bracket [Stable, Saturated]
 // around the largest sustainable generation rate, packets/node/slot.
 type Search struct {
-	// Stable is the largest rate whose run ended StatusOK (0 if none was
-	// run: the lower end of the initial bracket was 0).
+	// Stable is the largest rate whose run did not end sim.StatusSaturated
+	// (0 if none was run: the lower end of the initial bracket was 0). Its
+	// run is ok or, near capacity where a run of the configured length
+	// cannot narrow the delay CI to its bound, sim.StatusUnconverged: no
+	// growth of the backlog was seen, which is what the search is about.
 	Stable float64
-	// Saturated is the smallest rate whose run ended StatusSaturated, or the
+	// Saturated is the smallest rate whose run ended sim.StatusSaturated, or the
 	// hard bound 1/(2d) if the search never had to run above it.
 	Saturated float64
 	// StableResult is the run at Stable (zero if Stable is 0).
@@ -29,8 +34,8 @@ func HardBound(dim int) float64 {
 	return 1 / (2 * d)
 }
 
-// SaturationSearch finds the largest stable λ by bisection on the Status of
-// Run: with cfg.Rate replaced by each trial rate and everything else
+// SaturationSearch finds the largest stable λ by bisection on whether Run
+// ends saturated: with cfg.Rate replaced by each trial rate and everything else
 // (seed included) unchanged, so the search is deterministic given cfg.
 //
 // The initial bracket is [lo, hi]; lo = 0 is taken as stable without a run
@@ -76,7 +81,7 @@ func SaturationSearch(ctx context.Context, cfg Config, lo, hi, tol float64) (Sea
 		if err != nil {
 			return out, err
 		}
-		if r.Status != StatusOK {
+		if r.Status == sim.StatusSaturated {
 			return out, fmt.Errorf("slotted: search lower end %v is already saturated: %s", lo, r.Reason)
 		}
 		out.StableResult = r
@@ -86,7 +91,7 @@ func SaturationSearch(ctx context.Context, cfg Config, lo, hi, tol float64) (Sea
 		if err != nil {
 			return out, err
 		}
-		if r.Status == StatusOK {
+		if r.Status != sim.StatusSaturated {
 			return out, fmt.Errorf("slotted: search upper end %v is stable; raise it (at most HardBound = %v)", hi, HardBound(cfg.Dim))
 		}
 	}
@@ -96,7 +101,7 @@ func SaturationSearch(ctx context.Context, cfg Config, lo, hi, tol float64) (Sea
 		if err != nil {
 			return out, err
 		}
-		if r.Status == StatusOK {
+		if r.Status != sim.StatusSaturated {
 			out.Stable, out.StableResult = mid, r
 		} else {
 			out.Saturated = mid

@@ -338,7 +338,7 @@ func (s *Sim) Run(ctx context.Context) (Result, error) {
 			return s.saturated(res, start, t, overLimit(t)), nil
 		}
 		if t-start >= rc.MinMeasure {
-			if rel, ok := s.delay.RelHalfWidth(); ok && rel <= rc.TargetRelCI {
+			if s.delay.TargetMet(rc.TargetRelCI) {
 				res.CITargetMet = true
 				break
 			}
@@ -351,17 +351,24 @@ func (s *Sim) Run(ctx context.Context) (Result, error) {
 		return s.saturated(res, start, t, why), nil
 	}
 	s.fill(&res, start, t)
-	res.Status = StatusOK
-	res.Delay = estimate(s.delay)
-	res.DelayContinuous = estimate(s.delayC)
-	res.HopService = estimate(s.hop)
-	res.Backlog = estimate(s.backlog)
-	res.Hops = estimate(s.hops)
-	res.Wait = estimate(s.wait)
+	res.Delay = sim.EstimateOf(s.delay)
+	res.DelayContinuous = sim.EstimateOf(s.delayC)
+	res.HopService = sim.EstimateOf(s.hop)
+	res.Backlog = sim.EstimateOf(s.backlog)
+	res.Hops = sim.EstimateOf(s.hops)
+	res.Wait = sim.EstimateOf(s.wait)
+	end := sim.Ending{Stopped: sim.Converged, TargetRelCI: rc.TargetRelCI, CapRelCI: rc.CapRelCI,
+		Judged:  []sim.Named{{Name: "delay", Estimate: res.Delay}},
+		Offered: res.Offered, Accepted: res.Throughput,
+		Reason: fmt.Sprintf("delay CI95 within the target %v", rc.TargetRelCI)}
 	if !res.CITargetMet {
-		rel, _ := s.delay.RelHalfWidth()
-		res.Reason = fmt.Sprintf("MaxSlots %d reached before the delay CI target %.3g (relative half-width %.3g)",
-			rc.MaxSlots, rc.TargetRelCI, rel)
+		end.Stopped = sim.CapReached
+		end.Reason = fmt.Sprintf("MaxSlots %d reached before the delay CI target %v", rc.MaxSlots, rc.TargetRelCI)
+	}
+	res.Status, res.Reason = sim.Conclude(end)
+	if res.Status != sim.StatusOK { // no steady-state figure without a steady state
+		res.Delay, res.DelayContinuous, res.HopService = sim.Estimate{}, sim.Estimate{}, sim.Estimate{}
+		res.Backlog, res.Hops, res.Wait = sim.Estimate{}, sim.Estimate{}, sim.Estimate{}
 	}
 	return res, nil
 }
@@ -373,24 +380,24 @@ func (s *Sim) fill(res *Result, start, end int64) {
 	res.WarmupSlots = start
 	res.MeasuredSlots = end - start
 	if s.thr.Batches() > 0 {
-		res.Throughput = estimate(s.thr)
-		res.Offered = estimate(s.off)
-		res.Busy = estimate(s.busyP)
+		res.Throughput = sim.EstimateOf(s.thr)
+		res.Offered = sim.EstimateOf(s.off)
+		res.Busy = sim.EstimateOf(s.busyP)
 		return
 	}
 	if end == 0 {
 		return
 	}
 	ns := float64(end) * float64(s.nodes)
-	res.Throughput = Estimate{Mean: float64(s.delivered) / ns}
-	res.Offered = Estimate{Mean: float64(s.generated) / ns}
-	res.Busy = Estimate{Mean: float64(s.sends) * float64(2*s.n-1) / float64(s.n) / ns}
+	res.Throughput = sim.Estimate{Mean: float64(s.delivered) / ns}
+	res.Offered = sim.Estimate{Mean: float64(s.generated) / ns}
+	res.Busy = sim.Estimate{Mean: float64(s.sends) * float64(2*s.n-1) / float64(s.n) / ns}
 }
 
 // saturated returns res marked saturated for reason.
 func (s *Sim) saturated(res Result, start, end int64, reason string) Result {
 	s.fill(&res, start, end)
-	res.Status, res.Reason = StatusSaturated, reason
+	res.Status, res.Reason = sim.StatusSaturated, reason
 	return res
 }
 

@@ -41,8 +41,8 @@ func run(t testing.TB, cfg slotted.Config) slotted.Result {
 // mustOK fails unless r is a stable run with a usable delay CI.
 func mustOK(t testing.TB, r slotted.Result) {
 	t.Helper()
-	if r.Status != slotted.StatusOK || !r.Delay.CIOK {
-		t.Fatalf("n=%d λ=%v: status %q (%s), delay CI ok %v", r.Dim, r.Rate, r.Status, r.Reason, r.Delay.CIOK)
+	if r.Status != sim.StatusOK || !r.Delay.CIOK() {
+		t.Fatalf("n=%d λ=%v: status %q (%s), delay CI ok %v", r.Dim, r.Rate, r.Status, r.Reason, r.Delay.CIOK())
 	}
 }
 
@@ -50,8 +50,8 @@ func mustOK(t testing.TB, r slotted.Result) {
 // this package (some 40 of them) use it so that their family-wise rate of
 // false failures stays below 5%; the 95% interval of Result would fail one
 // check in twenty by design.
-func ci999(e slotted.Estimate) float64 {
-	if !e.CIOK {
+func ci999(e sim.Estimate) float64 {
+	if !e.CIOK() {
 		return math.Inf(1)
 	}
 	df := e.Batches - 1
@@ -60,12 +60,12 @@ func ci999(e slotted.Estimate) float64 {
 
 // within checks |e.Mean − want| ≤ h + slack, h the 99.9% half-width, and
 // logs the figures.
-func within(t testing.TB, what string, e slotted.Estimate, want, slack float64) {
+func within(t testing.TB, what string, e sim.Estimate, want, slack float64) {
 	t.Helper()
 	diff, h := math.Abs(e.Mean-want), ci999(e)
 	t.Logf("%-28s sim %.5f ± %.5f (95%%)  ref %.5f  |diff| %.5f  allowed %.5f", what, e.Mean, e.HalfWidth, want, diff, h+slack)
-	if !e.CIOK || diff > h+slack {
-		t.Errorf("%s: sim %v ± %v (95%%, CI ok %v), want %v within the 99.9%% CI %v + %v", what, e.Mean, e.HalfWidth, e.CIOK, want, h, slack)
+	if !e.CIOK() || diff > h+slack {
+		t.Errorf("%s: sim %v ± %v (95%%, CI ok %v), want %v within the 99.9%% CI %v + %v", what, e.Mean, e.HalfWidth, e.CIOK(), want, h, slack)
 	}
 }
 
@@ -204,7 +204,7 @@ func TestThroughputAndLittle(t *testing.T) {
 		mustOK(t, r)
 		within(t, "throughput vs λ", r.Throughput, lambda, 0)
 		within(t, "offered vs λ", r.Offered, lambda, 0)
-		if !r.Delay.CIOK || !r.Throughput.CIOK {
+		if !r.Delay.CIOK() || !r.Throughput.CIOK() {
 			t.Fatalf("n=%d at %.2f λmax: no CI for delay or throughput, Little's law untested", tc.n, tc.frac)
 		}
 		little := r.Throughput.Mean * r.Delay.Mean
@@ -254,10 +254,10 @@ func TestSaturatedRunsSaySo(t *testing.T) {
 	for _, rate := range []float64{1.2 * c.LambdaMax().Lambda, 2 * slotted.HardBound(4)} {
 		r := run(t, slotted.Config{Dim: 4, Rate: rate, Seed: 1})
 		t.Logf("λ = %.4f: %s: %s (thr %.4f, offered %.4f)", rate, r.Status, r.Reason, r.Throughput.Mean, r.Offered.Mean)
-		if r.Status != slotted.StatusSaturated || r.Reason == "" {
+		if r.Status != sim.StatusSaturated || r.Reason == "" {
 			t.Errorf("λ = %v: status %q reason %q, want saturated with a reason", rate, r.Status, r.Reason)
 		}
-		if r.Delay != (slotted.Estimate{}) || r.DelayContinuous != (slotted.Estimate{}) {
+		if r.Delay != (sim.Estimate{}) || r.DelayContinuous != (sim.Estimate{}) {
 			t.Errorf("λ = %v: saturated run reports a delay %+v", rate, r.Delay)
 		}
 		if !(r.Throughput.Mean < r.Offered.Mean) || r.Throughput.Mean >= slotted.HardBound(4) {
@@ -297,7 +297,7 @@ func TestSaturationSearch(t *testing.T) {
 	}
 	t.Logf("largest stable λ %.5f (%.3f λ_max), smallest saturated %.5f (%.3f λ_max), %d runs",
 		s.Stable, s.Stable/lmax, s.Saturated, s.Saturated/lmax, s.Runs)
-	if s.Saturated-s.Stable > tol || s.StableResult.Status != slotted.StatusOK || s.StableResult.Rate != s.Stable {
+	if s.Saturated-s.Stable > tol || s.StableResult.Status == sim.StatusSaturated || s.StableResult.Rate != s.Stable {
 		t.Errorf("search %+v: bracket wider than %v or stable end not ok", s, tol)
 	}
 	if s.Stable < lmax || s.Saturated > 1.1*lmax {

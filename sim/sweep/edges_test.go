@@ -8,6 +8,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/flitsim/flitsim/sim"
 )
 
 // TestWriteFilesDiskFull simulates a full disk on each of the two files in
@@ -15,7 +17,7 @@ import (
 // (the old pair), with no temporary file left behind.
 func TestWriteFilesDiskFull(t *testing.T) {
 	rate := func(r float64) Row {
-		return Row{Config: "a", Source: SourceSim, Rate: r, RateUnit: "flits/node/cycle", Status: StatusOK, Replications: 1}
+		return Row{Config: "a", Source: SourceSim, Rate: r, RateUnit: "flits/node/cycle", Status: sim.StatusOK, Replications: 1}
 	}
 	for _, failing := range []string{JSONFile, CSVFile} {
 		t.Run(failing, func(t *testing.T) {

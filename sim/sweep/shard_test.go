@@ -331,7 +331,7 @@ func TestOutcomeJSONExact(t *testing.T) {
 	vals := []float64{0, math.Copysign(0, -1), 0.1, 1.0 / 3, math.NaN(), math.Inf(1), math.Inf(-1),
 		math.SmallestNonzeroFloat64, math.MaxFloat64, -123.456e-200, 5e-324}
 	for _, v := range vals {
-		o := Outcome{Status: StatusOK, Reason: "r", Latency: v, LatencyCI95: -v, NetworkLatency: v, NetworkLatencyCI95: v, Accepted: v, Offered: v, Cycles: 7}
+		o := Outcome{Status: sim.StatusOK, Reason: "r", Latency: v, LatencyCI95: -v, NetworkLatency: v, NetworkLatencyCI95: v, Accepted: v, Offered: v, Cycles: 7}
 		b, err := json.Marshal(o)
 		if err != nil {
 			t.Fatalf("%v: %v", v, err)

@@ -12,14 +12,11 @@ import (
 	"github.com/flitsim/flitsim/sim"
 )
 
-// Status values of a row.
-const (
-	StatusOK          = "ok"            // steady state reached; latency is a number
-	StatusSaturated   = "saturated"     // offered load above what the network accepts
-	StatusDeadlock    = "deadlock"      // flits in flight and none moving
-	StatusOutOfDomain = "out-of-domain" // a model's assumptions do not hold
-	StatusUnconverged = "unconverged"   // the run was cut off before it finished (a trace not fully delivered)
-)
+// StatusOutOfDomain is the status of a model row whose assumptions do not
+// hold at the point; simulated rows carry the run statuses of sim
+// (sim.StatusOK, sim.StatusSaturated, sim.StatusUnconverged,
+// sim.StatusDeadlock).
+const StatusOutOfDomain = "out-of-domain"
 
 // SourceSim is the source column of simulated rows; models use "model:<name>".
 const SourceSim = "sim"
@@ -137,14 +134,14 @@ func Units(jobs []Job) []Unit {
 func Combine(job Job, point int, outs []Outcome, version string) Row {
 	row := Row{
 		Config: job.Name, Source: SourceSim, Rate: job.Rates[point], RateUnit: job.RateUnit,
-		Status: StatusOK, Replications: len(outs), Seed: job.Seed, ConfigHash: job.Hash, Version: version,
+		Status: sim.StatusOK, Replications: len(outs), Seed: job.Seed, ConfigHash: job.Hash, Version: version,
 	}
-	rank := map[string]int{StatusOK: 0, StatusOutOfDomain: 1, StatusUnconverged: 2, StatusSaturated: 3, StatusDeadlock: 4}
+	rank := map[string]int{sim.StatusOK: 0, StatusOutOfDomain: 1, sim.StatusUnconverged: 2, sim.StatusSaturated: 3, sim.StatusDeadlock: 4}
 	var acc, off float64
 	for i, o := range outs {
 		st := o.Status
 		if _, known := rank[st]; !known {
-			st = StatusDeadlock // an unknown status is never reported as ok
+			st = sim.StatusDeadlock // an unknown status is never reported as ok
 			if o.Reason == "" {
 				o.Reason = fmt.Sprintf("unknown status %q", o.Status)
 			}
@@ -165,7 +162,7 @@ func Combine(job Job, point int, outs []Outcome, version string) Row {
 	n := float64(len(outs))
 	row.Accepted = finite(acc / n)
 	row.Offered = finite(off / n)
-	if row.Status != StatusOK {
+	if row.Status != sim.StatusOK {
 		return row
 	}
 	lat := make([]float64, len(outs))

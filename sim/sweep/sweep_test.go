@@ -39,11 +39,11 @@ func fakeRun(jobs []Job) Func {
 		}
 		rho := jobs[u.Job].Rates[u.Point]
 		if rho >= 0.8 {
-			return Outcome{Status: StatusSaturated, Reason: "backlog grows", Accepted: 0.8, Offered: rho, Cycles: 5000}, nil
+			return Outcome{Status: sim.StatusSaturated, Reason: "backlog grows", Accepted: 0.8, Offered: rho, Cycles: 5000}, nil
 		}
 		lat := 20/(1-rho) + rng.NormFloat64()
 		return Outcome{
-			Status: StatusOK, Latency: lat, LatencyCI95: 0.5 + rng.Float64(), NetworkLatency: lat - 3,
+			Status: sim.StatusOK, Latency: lat, LatencyCI95: 0.5 + rng.Float64(), NetworkLatency: lat - 3,
 			NetworkLatencyCI95: 0.4, Accepted: rho * (1 - 0.01*rng.Float64()), Offered: rho, Cycles: 10000 + int64(rng.IntN(100)),
 		}, nil
 	}
@@ -202,9 +202,9 @@ func TestUnitFailure(t *testing.T) {
 func TestCombine(t *testing.T) {
 	job := Job{Name: "x", Hash: "h", Seed: 9, RateUnit: "flits/node/cycle", Rates: []float64{0.3}, Replications: 3}
 	outs := []Outcome{
-		{Status: StatusOK, Latency: 10, LatencyCI95: 1, NetworkLatency: 8, Accepted: 0.29, Offered: 0.3, Cycles: 100},
-		{Status: StatusOK, Latency: 12, LatencyCI95: 1, NetworkLatency: 9, Accepted: 0.30, Offered: 0.3, Cycles: 200},
-		{Status: StatusOK, Latency: 14, LatencyCI95: 1, NetworkLatency: 10, Accepted: 0.31, Offered: 0.3, Cycles: 300},
+		{Status: sim.StatusOK, Latency: 10, LatencyCI95: 1, NetworkLatency: 8, Accepted: 0.29, Offered: 0.3, Cycles: 100},
+		{Status: sim.StatusOK, Latency: 12, LatencyCI95: 1, NetworkLatency: 9, Accepted: 0.30, Offered: 0.3, Cycles: 200},
+		{Status: sim.StatusOK, Latency: 14, LatencyCI95: 1, NetworkLatency: 10, Accepted: 0.31, Offered: 0.3, Cycles: 300},
 	}
 	r := Combine(job, 0, outs, "v")
 	const tol = 1e-12 // relative; a few float64 operations
@@ -224,7 +224,7 @@ func TestCombine(t *testing.T) {
 			t.Errorf("%s = %.17g, want %.17g", c.what, c.got, c.want)
 		}
 	}
-	if r.Cycles != 600 || r.Replications != 3 || r.Status != StatusOK || r.Seed != 9 {
+	if r.Cycles != 600 || r.Replications != 3 || r.Status != sim.StatusOK || r.Seed != 9 {
 		t.Errorf("row = %+v", r)
 	}
 
@@ -235,16 +235,16 @@ func TestCombine(t *testing.T) {
 	}
 
 	// The worst status wins and a non-ok point has no latency.
-	mixed := []Outcome{outs[0], {Status: StatusSaturated, Reason: "backlog", Accepted: 0.5}, {Status: StatusDeadlock, Reason: "stuck"}}
+	mixed := []Outcome{outs[0], {Status: sim.StatusSaturated, Reason: "backlog", Accepted: 0.5}, {Status: sim.StatusDeadlock, Reason: "stuck"}}
 	m := Combine(job, 0, mixed, "v")
-	if m.Status != StatusDeadlock || m.Reason != "replication 2: stuck" || m.Latency != nil || m.LatencyCI95 != nil {
+	if m.Status != sim.StatusDeadlock || m.Reason != "replication 2: stuck" || m.Latency != nil || m.LatencyCI95 != nil {
 		t.Errorf("mixed: status %q reason %q latency %v", m.Status, m.Reason, m.Latency)
 	}
-	if unk := Combine(Job{Name: "x", Rates: []float64{1}, Replications: 1}, 0, []Outcome{{Status: "cap"}}, "v"); unk.Status != StatusDeadlock {
+	if unk := Combine(Job{Name: "x", Rates: []float64{1}, Replications: 1}, 0, []Outcome{{Status: "cap"}}, "v"); unk.Status != sim.StatusDeadlock {
 		t.Errorf("unknown status reported as %q", unk.Status)
 	}
 	// NaN never reaches the files.
-	nan := Combine(Job{Name: "x", Rates: []float64{1}, Replications: 1}, 0, []Outcome{{Status: StatusOK, Latency: math.NaN()}}, "v")
+	nan := Combine(Job{Name: "x", Rates: []float64{1}, Replications: 1}, 0, []Outcome{{Status: sim.StatusOK, Latency: math.NaN()}}, "v")
 	if nan.Latency != nil || !bytes.Contains(EncodeJSON([]Row{nan}), []byte(`"latency": null`)) {
 		t.Errorf("NaN latency not written as null")
 	}
@@ -302,7 +302,7 @@ func TestProgressInsidePoint(t *testing.T) {
 		sim.MeterFrom(ctx).Store(250_000, 1_000_000)
 		close(stored)
 		<-release
-		return Outcome{Status: StatusOK, Latency: 1, Cycles: 300_000}, nil
+		return Outcome{Status: sim.StatusOK, Latency: 1, Cycles: 300_000}, nil
 	}
 	var p Progress
 	p.Width = 200
@@ -346,7 +346,7 @@ func TestProgressInsidePoint(t *testing.T) {
 // trip keeps every value bit for bit, NaN included.
 func TestExtraMetrics(t *testing.T) {
 	job := Job{Name: "x", Hash: "h", Seed: 1, RateUnit: "rho", Rates: []float64{0.5}, Replications: 2}
-	one := Outcome{Status: StatusOK, Latency: 3, Extra: []Metric{{"p_reject[0]", 0.1, 0.01}, {"queue[0] packets", 0.5, math.NaN()}}}
+	one := Outcome{Status: sim.StatusOK, Latency: 3, Extra: []Metric{{"p_reject[0]", 0.1, 0.01}, {"queue[0] packets", 0.5, math.NaN()}}}
 	row := Combine(job, 0, []Outcome{one}, "v")
 	if got := row.extraField(); got != "p_reject[0]=0.1±0.01; queue[0] packets=0.5" {
 		t.Fatalf("one replication: extra %q", got)
