@@ -182,6 +182,27 @@ func TestOutOfRange(t *testing.T) {
 	// to 50 periods = 50000 cycles) is found at load time too.
 	checkErrs(t, base+"run:\n  max_cycles: 40000\n", []wantErr{{17, "run", "max_warmup = 50000 must be below max_cycles = 40000"}})
 	checkErrs(t, base+"mode: scouting\n", []wantErr{{17, "mode", "write mode: network"}})
+	checkErrs(t, base+"run:\n  cap_rel_ci: 1.5\n  max_drain: -1\n", []wantErr{
+		{19, "run.max_drain", "out of range"},
+		{18, "run.cap_rel_ci", "out of range"},
+	})
+	checkErrs(t, base+"run:\n  target_rel_ci: 0.05\n  cap_rel_ci: 0.02\n", []wantErr{{19, "run.cap_rel_ci", "below target_rel_ci"}})
+}
+
+// TestValidationVerdictKeys: report_only needs its reason, expect_no_data
+// needs its reason, max_offset needs subtract_offset.
+func TestValidationVerdictKeys(t *testing.T) {
+	m := base + "models: [draper-ghosh]\nvalidation:\n"
+	checkErrs(t, m+"  report_only: true\n", []wantErr{{19, "validation.report_only", "needs validation.reason"}})
+	checkErrs(t, m+"  expect_no_data: \" \"\n", []wantErr{{19, "validation.expect_no_data", "needs the reason"}})
+	checkErrs(t, m+"  max_offset: 0.2\n  saturation_tolerance: 0\n", []wantErr{
+		{19, "validation.max_offset", "subtract_offset is not set"},
+		{20, "validation.saturation_tolerance", "out of range"},
+	})
+	e, err := Parse("x.yaml", []byte(m+"  report_only: true\n  reason: \"a relaxed assumption\"\n  expect_no_data: \"every load beyond the domain\"\n"))
+	if err != nil || e.Validation.Reason != "a relaxed assumption" || e.Validation.ExpectNoData != "every load beyond the domain" {
+		t.Fatalf("%v %+v", err, e)
+	}
 }
 
 func TestImpossibleCombinations(t *testing.T) {

@@ -75,9 +75,23 @@ type Validation struct {
 	// offset (simulated minus model at the lowest judged load) is added to
 	// the model first, for models that count a constant differently.
 	SubtractOffset bool `yaml:"subtract_offset" json:"subtract_offset"`
+	// MaxOffset bounds the zero-load offset subtract_offset removes, as a
+	// fraction of the simulated value at the anchoring point (0: the
+	// model family's default). Left out of the canonical encoding when 0.
+	MaxOffset float64 `yaml:"max_offset" json:"max_offset,omitempty"`
+	// SaturationTolerance is the tolerance of the judgement of a model's
+	// saturation load against the measured saturation throughput (0: the
+	// family's default). Left out of the canonical encoding when 0.
+	SaturationTolerance float64 `yaml:"saturation_tolerance" json:"saturation_tolerance,omitempty"`
 	// ReportOnly reports the errors but never fails (relaxed-assumption
-	// experiments, hypotheses).
-	ReportOnly bool `yaml:"report_only" json:"report_only"`
+	// experiments; a model limit investigated and recorded). It requires
+	// Reason, which the report prints beside every row (without
+	// report_only the reason is printed as a note beside the tolerance).
+	ReportOnly bool   `yaml:"report_only" json:"report_only"`
+	Reason     string `yaml:"reason" json:"reason,omitempty"`
+	// ExpectNoData declares, with its reason, that no point is expected to
+	// be judged; without it a comparison without an eligible point fails.
+	ExpectNoData string `yaml:"expect_no_data" json:"expect_no_data,omitempty"`
 }
 
 // Network is the topology and the channels between routers.

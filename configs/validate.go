@@ -823,8 +823,26 @@ func validateValidation(e *Experiment, r *reporter) {
 	if r.set("validation.mean_tolerance") && r.set("validation.max_tolerance") && v.MaxTolerance < v.MeanTolerance {
 		r.errorf("validation.max_tolerance", "%v is below mean_tolerance %v: no point may exceed the largest error", v.MaxTolerance, v.MeanTolerance)
 	}
+	for _, c := range []struct {
+		key string
+		val float64
+	}{{"validation.max_offset", v.MaxOffset}, {"validation.saturation_tolerance", v.SaturationTolerance}} {
+		if r.set(c.key) && !(c.val > 0 && c.val <= 10) {
+			r.errorf(c.key, "%v is out of range (0, 10]: a fraction of the simulated value", c.val)
+		}
+	}
+	if r.set("validation.max_offset") && !v.SubtractOffset {
+		r.errorf("validation.max_offset", "bounds the offset subtract_offset removes, but subtract_offset is not set")
+	}
+	if v.ReportOnly && strings.TrimSpace(v.Reason) == "" {
+		r.errorf("validation.report_only", "needs validation.reason: why the comparisons are informational (the report prints it)")
+	}
+	if r.set("validation.expect_no_data") && strings.TrimSpace(v.ExpectNoData) == "" {
+		r.errorf("validation.expect_no_data", "needs the reason no point is expected to be judged")
+	}
 	if (r.set("validation.mean_tolerance") || r.set("validation.max_tolerance") || r.set("validation.fraction") ||
-		r.set("validation.subtract_offset") || r.set("validation.report_only")) && len(e.Models) == 0 {
+		r.set("validation.subtract_offset") || r.set("validation.report_only") || r.set("validation.max_offset") ||
+		r.set("validation.saturation_tolerance") || r.set("validation.expect_no_data")) && len(e.Models) == 0 {
 		r.errorf("validation", "tolerances without models: there is nothing to judge (add models:)")
 	}
 }

@@ -3,6 +3,7 @@ package validation
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/flitsim/flitsim/sim"
 )
@@ -21,6 +22,10 @@ const (
 	// simulated latency exceeds KneeFactor times the value at the lowest
 	// load (docs/models.md#harness).
 	KneeFactor = 3.0
+	// DefaultMaxOffset bounds the zero-load offset a SubtractOffset
+	// judgement may remove, as a fraction of the simulated value at the
+	// anchoring point, where a Setup states none.
+	DefaultMaxOffset = 0.10
 )
 
 // Tolerance is the judgement of one experiment: the largest mean and the
@@ -35,6 +40,11 @@ const (
 //	  max_tolerance: 0.15    # Max
 //	  fraction: 0.8          # Fraction
 //	  subtract_offset: false # SubtractOffset
+//	  max_offset: 0.1        # MaxOffset
+//	  saturation_tolerance: 0.2 # Saturation
+//	  report_only: true      # ReportOnly, with
+//	  reason: "..."          # Reason (required with report_only)
+//	  expect_no_data: "..."  # ExpectNoData
 type Tolerance struct {
 	Mean     float64
 	Max      float64
@@ -44,12 +54,31 @@ type Tolerance struct {
 	// every model value before the errors are taken. Use it where the model
 	// is known to count a constant differently (Safaei's double-counted
 	// header distance, docs/models.md#safaei-readings item 4; DG-R's c0, docs/models.md#dg-r).
+	//
+	// The anchoring point then has zero error by construction and is left
+	// out of the statistics, and the offset itself is judged: |offset| ≤
+	// MaxOffset × the simulated value there (0: DefaultMaxOffset), or the
+	// verdict fails.
 	SubtractOffset bool
+	MaxOffset      float64
+	// Saturation is the tolerance of the saturation judgement, a
+	// comparison of its own (Sim = QSaturation): where a model predicts a
+	// saturation load, |model − measured| / measured of the simulator's
+	// saturation throughput (CompareSaturation); 0: the Max tolerance.
+	Saturation float64
 	// ReportOnly computes and reports the errors but never fails the
-	// verdict (it reads "info"): for the relaxed-assumption experiments,
-	// whose point is to measure what an assumption is worth. The baseline
-	// regression check still applies to them.
+	// verdict (it reads "info"), for the reason in Reason, which is
+	// required and printed beside every row (relaxed-assumption
+	// experiments, whose point is to measure what an assumption is worth;
+	// a model limit investigated and recorded in docs/validation.md). The
+	// baseline regression check still applies. Without ReportOnly a Reason
+	// is a note the report prints beside the tolerance.
 	ReportOnly bool
+	Reason     string
+	// ExpectNoData declares, with its reason, that the experiment is
+	// expected to have no judged point (every load outside the model's
+	// domain, say). Without it a comparison without data fails.
+	ExpectNoData string
 }
 
 func (t Tolerance) resolved() Tolerance {
@@ -62,12 +91,22 @@ func (t Tolerance) resolved() Tolerance {
 	if t.Fraction == 0 {
 		t.Fraction = DefaultFraction
 	}
+	if t.MaxOffset == 0 {
+		t.MaxOffset = DefaultMaxOffset
+	}
+	if t.Saturation == 0 {
+		t.Saturation = t.Max
+	}
 	return t
 }
 
 func (t Tolerance) check() error {
-	if t.Mean < 0 || t.Max < 0 || t.Fraction < 0 || math.IsNaN(t.Mean+t.Max+t.Fraction) {
+	if t.Mean < 0 || t.Max < 0 || t.Fraction < 0 || t.MaxOffset < 0 || t.Saturation < 0 ||
+		math.IsNaN(t.Mean+t.Max+t.Fraction+t.MaxOffset+t.Saturation) {
 		return fmt.Errorf("validation: tolerance %+v: fields must be >= 0", t)
+	}
+	if t.ReportOnly && strings.TrimSpace(t.Reason) == "" {
+		return fmt.Errorf("validation: tolerance: report_only needs a reason (why the comparison is informational)")
 	}
 	return nil
 }
@@ -80,6 +119,17 @@ type SimPoint struct {
 	Reason string
 	Values map[string]SimValue
 }
+
+// QSaturation names the saturation comparison of a curve (CompareSaturation):
+// the model's saturation load against the simulator's measured saturation
+// throughput, both in the sweep's unit.
+const QSaturation = "saturation throughput"
+
+// QAcceptedRate is the accepted throughput of a point in the sweep's unit
+// (network: flits or messages per node per cycle; slotted: packets per
+// node per slot), kept for saturated points too: beyond saturation it is
+// the throughput the simulator sustained (CompareSaturation).
+const QAcceptedRate = "accepted-rate"
 
 // SimValue is a steady-state mean and the half-width of its 95% CI.
 type SimValue struct {
@@ -121,28 +171,39 @@ type Comparison struct {
 	SimSaturation float64
 	// ModelSaturation is the model's saturation load (NaN if none).
 	ModelSaturation float64
-	// Verdict is "pass", "fail" or "no-data"; Reason explains a failure.
+	// Verdict is Pass, Fail, Info or NoData; Reason explains every verdict
+	// but a pass (an Info verdict: why the comparison is informational).
 	Verdict, Reason string
-	Tolerance       Tolerance
+	// Judged is false for an informational comparison (ReportOnly, or a
+	// hypothesis curve): its verdict is Info (or NoData) and never fails.
+	Judged    bool
+	Tolerance Tolerance
 }
 
-// Verdicts of a Comparison.
+// Verdicts of a Comparison. Only a judged comparison passes or fails; an
+// informational one reads Info with its reason, never Pass.
 const (
 	Pass   = "pass"
 	Fail   = "fail"
-	NoData = "no-data"
-	Info   = "info" // Tolerance.ReportOnly: errors reported, never a failure
+	NoData = "no-data" // no eligible point: fails unless expected (Tolerance.ExpectNoData) or informational
+	Info   = "info"    // informational (Tolerance.ReportOnly, hypothesis curves): errors reported, never a failure
 )
 
-// Passed reports whether the verdict is not a failure (no-data passes: an
-// experiment whose points are all ineligible cannot accuse its model).
-func (c Comparison) Passed() bool { return c.Verdict != Fail }
+// Failed reports whether the comparison fails the validation: a judged
+// failure, or a judged comparison without data that the Setup did not
+// declare expected (Tolerance.ExpectNoData).
+func (c Comparison) Failed() bool {
+	return c.Verdict == Fail || (c.Verdict == NoData && c.Judged && c.Tolerance.ExpectNoData == "")
+}
+
+// Passed reports whether the comparison does not fail (!Failed).
+func (c Comparison) Passed() bool { return !c.Failed() }
 
 // isRate reports whether a simulated quantity is a throughput, for which the
 // latency knee does not apply.
 func isRate(q string) bool { return q == QX0 || q == QNTP || q == QAccepted || q == QThroughput }
 
-// Compare judges curve c against the simulated points sim (same rates, same
+// Compare judges curve c against the simulated points pts (same rates, same
 // order) under tolerance tol, for the experiment named config. A point is
 // eligible when the simulation is ok and measured c.Sim, the model is ok,
 // and, for a model with a saturation load, rate <= tol.Fraction times it.
@@ -153,16 +214,20 @@ func isRate(q string) bool { return q == QX0 || q == QNTP || q == QAccepted || q
 //
 // with m the model value (plus the zero-load offset when SubtractOffset), s the
 // simulated mean and h its half-width. For a Lower bound only s + h < m
-// counts, Excess = (m - s - h)/s; for an Upper bound only s - h > m. The
-// verdict fails when MeanExcess > tol.Mean or MaxExcess > tol.Max (a bound:
-// MaxExcess > tol.Max only), is no-data when no point is eligible, and is
-// info (never a failure) under tol.ReportOnly.
+// counts, Excess = (m - s - h)/s; for an Upper bound only s - h > m. Under
+// SubtractOffset the anchoring point (the lowest eligible load, where the
+// offset is taken) has zero error by construction and is left out of the
+// statistics, and |offset| must be at most tol.MaxOffset times the
+// simulated value there. The verdict fails when MeanExcess > tol.Mean or
+// MaxExcess > tol.Max (a bound: MaxExcess > tol.Max only) or the offset is
+// out of its bound, is no-data when no point is eligible, and is info
+// (never a failure; Reason = tol.Reason) under tol.ReportOnly.
 func Compare(config string, pts []SimPoint, c Curve, tol Tolerance) Comparison {
 	tol = tol.resolved()
 	out := Comparison{
 		Config: config, Model: c.Model, Sim: c.Sim, Bound: c.Bound,
 		Offset: math.NaN(), SimSaturation: simSaturation(pts, c.Sim),
-		ModelSaturation: c.Saturation, Tolerance: tol,
+		ModelSaturation: c.Saturation, Tolerance: tol, Judged: !tol.ReportOnly,
 	}
 	n := min(len(pts), len(c.Points))
 	out.Points = make([]PointError, n)
@@ -191,17 +256,25 @@ func Compare(config string, pts []SimPoint, c Curve, tol Tolerance) Comparison {
 		}
 		out.Points[i] = pe
 	}
+	anchor := -1
 	if tol.SubtractOffset || c.Bound == Estimate {
-		for _, pe := range out.Points {
+		for i, pe := range out.Points {
 			if pe.Eligible {
-				out.Offset = pe.Sim - pe.Model
+				out.Offset, anchor = pe.Sim-pe.Model, i
 				break
 			}
 		}
 	}
 	shift := 0.0
-	if tol.SubtractOffset && c.Bound == Estimate && !math.IsNaN(out.Offset) {
+	var offsetFail string
+	if tol.SubtractOffset && c.Bound == Estimate && anchor >= 0 {
 		shift = out.Offset
+		a := &out.Points[anchor]
+		a.Eligible = false
+		a.Why = "anchor of the subtracted zero-load offset (zero error by construction)"
+		if rel := math.Abs(out.Offset) / a.Sim; rel > tol.MaxOffset {
+			offsetFail = fmt.Sprintf("zero-load offset %.4g = %.1f%% of the simulated %.4g exceeds max_offset %.3g", out.Offset, 100*rel, a.Sim, tol.MaxOffset)
+		}
 	}
 	var sumErr, sumExc float64
 	for i := range out.Points {
@@ -228,28 +301,105 @@ func Compare(config string, pts []SimPoint, c Curve, tol Tolerance) Comparison {
 	}
 	if out.Eligible == 0 {
 		out.MeanErr, out.MaxErr, out.MeanExcess, out.MaxExcess = math.NaN(), math.NaN(), math.NaN(), math.NaN()
-		out.Verdict, out.Reason = NoData, "no eligible point"
+		out.Verdict = NoData
+		switch {
+		case tol.ReportOnly:
+			out.Reason = "no eligible point; informational: " + tol.Reason
+		case tol.ExpectNoData != "":
+			out.Reason = "no eligible point, as expected: " + tol.ExpectNoData
+		default:
+			out.Reason = "no eligible point, and the config does not declare it expected (validation.expect_no_data)"
+		}
 		return out
 	}
 	out.MeanErr = sumErr / float64(out.Eligible)
 	out.MeanExcess = sumExc / float64(out.Eligible)
 	out.Verdict = Pass
 	if tol.ReportOnly {
-		out.Verdict = Info
+		out.Verdict, out.Reason = Info, tol.Reason
 		return out
 	}
+	var why []string
 	switch {
 	case c.Bound != Estimate && out.MaxExcess > tol.Max:
-		out.Verdict = Fail
-		out.Reason = fmt.Sprintf("simulation violates the %s by %.3g beyond its CI (tolerance %.3g)", c.Bound, out.MaxExcess, tol.Max)
+		why = append(why, fmt.Sprintf("simulation violates the %s by %.3g beyond its CI (tolerance %.3g)", c.Bound, out.MaxExcess, tol.Max))
 	case c.Bound == Estimate && out.MeanExcess > tol.Mean:
-		out.Verdict = Fail
-		out.Reason = fmt.Sprintf("mean excess error %.3g > tolerance %.3g", out.MeanExcess, tol.Mean)
+		why = append(why, fmt.Sprintf("mean excess error %.3g > tolerance %.3g", out.MeanExcess, tol.Mean))
 	case c.Bound == Estimate && out.MaxExcess > tol.Max:
-		out.Verdict = Fail
-		out.Reason = fmt.Sprintf("max excess error %.3g > tolerance %.3g", out.MaxExcess, tol.Max)
+		why = append(why, fmt.Sprintf("max excess error %.3g > tolerance %.3g", out.MaxExcess, tol.Max))
+	}
+	if offsetFail != "" {
+		why = append(why, offsetFail)
+	}
+	if len(why) > 0 {
+		out.Verdict, out.Reason = Fail, strings.Join(why, "; ")
 	}
 	return out
+}
+
+// CompareSaturation judges the saturation load a curve predicts
+// (c.Saturation, the sweep's unit) against the simulator's measured
+// saturation throughput, with its own tolerance tol.Saturation; ok is false
+// when there is nothing to compare (the model predicts no saturation, or the
+// sweep neither saturates the simulator nor passes the model's saturation
+// load). The measured saturation throughput is the largest accepted
+// throughput (QAcceptedRate, the sweep's unit) of a saturated point: beyond
+// saturation a network delivers what it can sustain. When no point
+// saturated but the simulator carried a load above the model's saturation
+// (status ok), the largest such load is a lower bound on the simulated
+// saturation throughput; the error is then taken against it and is a bound
+// on the true error (Reason says so).
+//
+//	Err = (model saturation − measured) / measured
+//
+// The comparison has one PointError (Rate NaN) and Bound Estimate; its
+// Excess is |Err| (a saturation throughput has no CI here), and it fails
+// when |Err| > tol.Saturation. Informational (tol.ReportOnly) as Compare.
+func CompareSaturation(config string, pts []SimPoint, c Curve, tol Tolerance) (Comparison, bool) {
+	tol = tol.resolved()
+	if math.IsNaN(c.Saturation) || c.Bound != Estimate {
+		return Comparison{}, false
+	}
+	measured, maxOK, saturated := math.NaN(), math.NaN(), false
+	for _, p := range pts {
+		v, has := p.Values[QAcceptedRate]
+		switch {
+		case p.Status == sim.StatusSaturated && has && v.Mean > 0:
+			saturated = true
+			if !(v.Mean <= measured) {
+				measured = v.Mean
+			}
+		case p.Status == sim.StatusOK && !(p.Rate <= maxOK):
+			maxOK = p.Rate
+		}
+	}
+	note := ""
+	switch {
+	case saturated:
+	case !math.IsNaN(maxOK) && maxOK > c.Saturation:
+		measured = maxOK
+		note = fmt.Sprintf("; no point saturated, the simulator carried %.4g: the error is a bound", maxOK)
+	default:
+		return Comparison{}, false
+	}
+	e := (c.Saturation - measured) / measured
+	out := Comparison{
+		Config: config, Model: c.Model, Sim: QSaturation, Bound: Estimate, Eligible: 1,
+		Points:  []PointError{{Rate: math.NaN(), Sim: measured, HalfWidth: 0, Model: c.Saturation, Err: e, Excess: math.Abs(e), Eligible: true}},
+		MeanErr: math.Abs(e), MaxErr: math.Abs(e), MeanExcess: math.Abs(e), MaxExcess: math.Abs(e),
+		Offset: math.NaN(), SimSaturation: measured, ModelSaturation: c.Saturation,
+		Tolerance: tol, Judged: !tol.ReportOnly, Verdict: Pass,
+	}
+	switch {
+	case tol.ReportOnly:
+		out.Verdict, out.Reason = Info, tol.Reason
+	case math.Abs(e) > tol.Saturation:
+		out.Verdict = Fail
+		out.Reason = fmt.Sprintf("model saturation %.4g vs measured saturation throughput %.4g: error %.3g > saturation tolerance %.3g%s", c.Saturation, measured, e, tol.Saturation, note)
+	default:
+		out.Reason = strings.TrimPrefix(note, "; ")
+	}
+	return out, true
 }
 
 // simSaturation returns the simulated saturation load of quantity q: the

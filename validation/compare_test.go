@@ -3,6 +3,7 @@ package validation
 import (
 	"math"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/flitsim/flitsim/sim"
@@ -101,12 +102,39 @@ func TestCompare(t *testing.T) {
 		{
 			// constant offset 4 (Safaei's double-counted distance): the
 			// load-dependent error after removing it is 0 and 2/30.
+			// The anchor (0.1) is not judged: one point, error 2/30.
 			name:     "subtract zero-load offset",
 			sim:      []SimPoint{sp(0.1, sim.StatusOK, 20, 0), sp(0.2, sim.StatusOK, 30, 0)},
 			c:        curve(nan, Estimate, mp(0.1, 24, sim.StatusOK), mp(0.2, 36, sim.StatusOK)),
-			tol:      Tolerance{SubtractOffset: true},
-			eligible: 2, meanErr: 1.0 / 30, maxErr: 2.0 / 30, meanExcess: 1.0 / 30, maxExcess: 2.0 / 30,
+			tol:      Tolerance{SubtractOffset: true, MaxOffset: 0.25},
+			eligible: 1, meanErr: 2.0 / 30, maxErr: 2.0 / 30, meanExcess: 2.0 / 30, maxExcess: 2.0 / 30,
 			offset: -4.0, simSat: nan, verdict: Pass,
+		},
+		{
+			// The same with the default bound: |-4| = 20% of 20 > 10%.
+			name:     "subtracted offset out of its bound",
+			sim:      []SimPoint{sp(0.1, sim.StatusOK, 20, 0), sp(0.2, sim.StatusOK, 30, 0)},
+			c:        curve(nan, Estimate, mp(0.1, 24, sim.StatusOK), mp(0.2, 36, sim.StatusOK)),
+			tol:      Tolerance{SubtractOffset: true},
+			eligible: 1, meanErr: 2.0 / 30, maxErr: 2.0 / 30, meanExcess: 2.0 / 30, maxExcess: 2.0 / 30,
+			offset: -4.0, simSat: nan, verdict: Fail,
+		},
+		{
+			// Only the anchor is eligible: no data, which fails unless expected.
+			name:     "anchor alone is no data",
+			sim:      []SimPoint{sp(0.1, sim.StatusOK, 20, 0), sp(0.2, sim.StatusSaturated, 0, 0)},
+			c:        curve(nan, Estimate, mp(0.1, 24, sim.StatusOK), mp(0.2, 36, sim.StatusOK)),
+			tol:      Tolerance{SubtractOffset: true, MaxOffset: 0.25},
+			eligible: 0, meanErr: nan, maxErr: nan, meanExcess: nan, maxExcess: nan,
+			offset: -4.0, simSat: 0.2, verdict: NoData,
+		},
+		{
+			name:     "report only reads info, never pass",
+			sim:      []SimPoint{sp(0.1, sim.StatusOK, 10, 1), sp(0.2, sim.StatusOK, 20, 1)},
+			c:        curve(nan, Estimate, mp(0.1, 10, sim.StatusOK), mp(0.2, 20, sim.StatusOK)),
+			tol:      Tolerance{ReportOnly: true, Reason: "why"},
+			eligible: 2, meanErr: 0, maxErr: 0, meanExcess: 0, maxExcess: 0,
+			offset: 0, simSat: nan, verdict: Info,
 		},
 		{
 			// sim 10 ± 1 below a lower bound of 12: violation (12-11)/10.
@@ -164,7 +192,7 @@ func TestBaseline(t *testing.T) {
 		{Config: "d", Model: "bound", Bound: Upper, Verdict: Pass, MeanErr: 0.3},
 	}
 	b := NewBaseline(cs)
-	if len(b) != 2 || b["a/m"] != 0.05 || b["b/m"] != 0.10 {
+	if len(b) != 2 || b["a/m"] != (BaselineEntry{0.05, Pass}) || b["b/m"].MeanErr != 0.10 {
 		t.Fatalf("baseline %v", b)
 	}
 	path := filepath.Join(t.TempDir(), "baseline.json")
@@ -172,7 +200,7 @@ func TestBaseline(t *testing.T) {
 		t.Fatal(err)
 	}
 	b2, err := LoadBaseline(path)
-	if err != nil || len(b2) != 2 || b2["b/m"] != 0.10 {
+	if err != nil || len(b2) != 2 || b2["b/m"] != (BaselineEntry{0.10, Pass}) {
 		t.Fatalf("reloaded %v, %v", b2, err)
 	}
 	if missing, err := LoadBaseline(filepath.Join(t.TempDir(), "none.json")); err != nil || len(missing) != 0 {
@@ -189,5 +217,69 @@ func TestBaseline(t *testing.T) {
 	}
 	if reg := b2.Check(now, 0.05); len(reg) != 0 {
 		t.Fatalf("slack 0.05: %v", reg)
+	}
+}
+
+// TestNoDataFailsUnlessExpected: a judged comparison without an eligible
+// point fails, unless the Setup declares it expected with a reason; an
+// informational one never fails.
+func TestNoDataFailsUnlessExpected(t *testing.T) {
+	pts := []SimPoint{sp(0.1, sim.StatusSaturated, 0, 0)}
+	c := curve(math.NaN(), Estimate, mp(0.1, 10, sim.StatusOK))
+	for _, tc := range []struct {
+		tol    Tolerance
+		failed bool
+		reason string
+	}{
+		{Tolerance{}, true, "does not declare it expected"},
+		{Tolerance{ExpectNoData: "beyond the domain"}, false, "as expected: beyond the domain"},
+		{Tolerance{ReportOnly: true, Reason: "relaxed"}, false, "informational: relaxed"},
+	} {
+		got := Compare("x", pts, c, tc.tol)
+		if got.Verdict != NoData || got.Failed() != tc.failed || !strings.Contains(got.Reason, tc.reason) {
+			t.Errorf("%+v: verdict %s failed %v reason %q", tc.tol, got.Verdict, got.Failed(), got.Reason)
+		}
+	}
+}
+
+// TestCompareSaturation: the model's saturation load against the largest
+// accepted throughput of a saturated point, with its own tolerance; a
+// bound when the simulator carried more than the model's saturation; no
+// comparison when the sweep shows neither.
+func TestCompareSaturation(t *testing.T) {
+	acc := func(p SimPoint, a float64) SimPoint {
+		if p.Values == nil {
+			p.Values = map[string]SimValue{}
+		}
+		p.Values[QAcceptedRate] = SimValue{Mean: a, HalfWidth: math.NaN()}
+		return p
+	}
+	pts := []SimPoint{acc(sp(0.5, sim.StatusOK, 10, 1), 0.5), acc(sp(0.9, sim.StatusSaturated, 0, 0), 0.78), acc(sp(1.0, sim.StatusSaturated, 0, 0), 0.8)}
+	c := curve(0.9, Estimate, mp(0.5, 10, sim.StatusOK), mp(0.9, 20, sim.StatusOK), mp(1, 0, sim.StatusSaturated))
+	got, ok := CompareSaturation("x", pts, c, Tolerance{Saturation: 0.15})
+	if !ok || got.Sim != QSaturation || got.Verdict != Pass || math.Abs(got.MaxErr-0.125) > 1e-12 || got.Points[0].Sim != 0.8 || !got.Judged {
+		t.Errorf("within 15%%: %+v", got)
+	}
+	if got, _ = CompareSaturation("x", pts, c, Tolerance{Saturation: 0.10}); got.Verdict != Fail || !strings.Contains(got.Reason, "saturation tolerance 0.1") {
+		t.Errorf("beyond 10%%: %+v", got)
+	}
+	if got, _ = CompareSaturation("x", pts, c, Tolerance{Saturation: 0.10, ReportOnly: true, Reason: "r"}); got.Verdict != Info || got.Judged {
+		t.Errorf("informational: %+v", got)
+	}
+	// No point saturated, the simulator carried 0.5 > model saturation 0.4.
+	stable := []SimPoint{acc(sp(0.3, sim.StatusOK, 10, 1), 0.3), acc(sp(0.5, sim.StatusOK, 12, 1), 0.5)}
+	got, ok = CompareSaturation("x", stable, curve(0.4, Estimate), Tolerance{Saturation: 0.15})
+	if !ok || got.Verdict != Fail || math.Abs(got.Points[0].Err-(-0.2)) > 1e-12 || !strings.Contains(got.Reason, "is a bound") {
+		t.Errorf("bound: %+v", got)
+	}
+	// The sweep stays below the model's saturation and nothing saturated.
+	if _, ok = CompareSaturation("x", stable, curve(0.6, Estimate), Tolerance{}); ok {
+		t.Error("a comparison without a saturation in the sweep")
+	}
+	if _, ok = CompareSaturation("x", pts, curve(math.NaN(), Estimate), Tolerance{}); ok {
+		t.Error("a comparison for a model without saturation")
+	}
+	if BaselineKey(got) != "x/m@saturation" {
+		t.Errorf("baseline key %q", BaselineKey(got))
 	}
 }

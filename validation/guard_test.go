@@ -7,8 +7,11 @@ import (
 	"math"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/flitsim/flitsim/sim"
 )
 
 var (
@@ -23,8 +26,12 @@ const (
 )
 
 // runSet runs a set, logs every comparison, writes the report if asked and
-// fails on any failed verdict or regression past the committed baseline.
-func runSet(t *testing.T, setups []Setup, baselinePath string) {
+// fails on any failing verdict (Comparison.Failed: a judged failure, or a
+// judged comparison without data not declared expected) that the committed
+// baseline does not record as a known failure, and on any regression past
+// the baseline. A known failure is logged: it still fails flitsim
+// validate, and its error is guarded by the baseline like any other.
+func runSet(t *testing.T, setups []Setup, baselinePath string) Report {
 	base, err := LoadBaseline(baselinePath)
 	if err != nil {
 		t.Fatal(err)
@@ -39,30 +46,49 @@ func runSet(t *testing.T, setups []Setup, baselinePath string) {
 		t.Fatal(err)
 	}
 	t.Logf("%d configs in %v", len(setups), time.Since(start).Round(time.Second))
-	for _, cr := range rep.Configs {
-		for _, e := range cr.Errors {
-			t.Errorf("%s: %s", cr.Setup.Name, e)
-		}
-		for _, c := range cr.Comparisons {
-			line := fmt.Sprintf("%-28s %-26s n=%2d err mean %6s max %6s excess mean %6s max %6s offset %8s simsat %6s modelsat %6s %s %s",
-				c.Config, c.Model, c.Eligible, pct(c.MeanErr), pct(c.MaxErr), pct(c.MeanExcess), pct(c.MaxExcess),
-				num(c.Offset), num(c.SimSaturation), num(c.ModelSaturation), c.Verdict, c.Reason)
-			if c.Passed() {
-				t.Log(line)
-			} else {
-				t.Error(line)
-			}
-		}
-	}
-	for _, r := range rep.Regressions {
-		t.Errorf("regression: %s", r)
-	}
+	judge(t, rep, base)
 	if *updateBaseline {
 		if err := NewBaseline(rep.Comparisons()).Save(baselinePath); err != nil {
 			t.Fatal(err)
 		}
 		t.Logf("baseline written to %s", baselinePath)
 	}
+	return rep
+}
+
+// judge logs every comparison of rep and fails t on errors, regressions and
+// failing verdicts that base does not record as known failures (with
+// -validation.update-baseline every failure is logged instead: the
+// rewritten baseline records it).
+func judge(t *testing.T, rep Report, base Baseline) {
+	t.Helper()
+	for _, cr := range rep.Configs {
+		for _, e := range cr.Errors {
+			t.Errorf("%s: %s", cr.Setup.Name, e)
+		}
+		for _, c := range cr.Comparisons {
+			line := fmt.Sprintf("%-28s %-26s %-10.10s n=%2d err mean %6s max %6s excess mean %6s max %6s offset %8s simsat %6s modelsat %6s %s %s",
+				c.Config, c.Model, c.Sim, c.Eligible, pct(c.MeanErr), pct(c.MaxErr), pct(c.MeanExcess), pct(c.MaxExcess),
+				num(c.Offset), num(c.SimSaturation), num(c.ModelSaturation), c.Verdict, c.Reason)
+			switch {
+			case !c.Failed():
+				t.Log(line)
+			case base.KnownFailure(c):
+				t.Log("known failure, guarded by the baseline: " + line)
+			case *updateBaseline:
+				t.Log("failure, recorded as known in the rewritten baseline: " + line)
+			default:
+				t.Error(line)
+			}
+			if e, ok := base[BaselineKey(c)]; ok && e.Verdict == Fail && !c.Failed() {
+				t.Logf("%s: recorded as a known failure, now %s: update the baseline", BaselineKey(c), c.Verdict)
+			}
+		}
+	}
+	for _, r := range rep.Regressions {
+		t.Errorf("regression: %s", r)
+	}
+	t.Log("summary: " + rep.Summary())
 }
 
 // configFiles lists every experiment file of configs/validation.
@@ -86,15 +112,158 @@ func modelValues(c Curve) int {
 	return n
 }
 
-// TestReducedSet is the CI guard of issue 9 point 5: one configuration per
-// paper mode, about a minute on two cores; it fails when a model–simulation
-// error exceeds its tolerance or its mean error regresses past the committed
-// baseline (testdata/baseline.json) by more than DefaultSlack.
+// TestReducedSet is the CI guard: every mode and every paper, the
+// flit-level engine included (ReducedSet), tens of seconds on two cores;
+// it fails when a verdict fails (beyond the known failures the committed
+// baseline records) or a mean error regresses past the committed baseline
+// (testdata/baseline.json) by more than DefaultSlack. The mutation tests
+// below reuse its simulations.
 func TestReducedSet(t *testing.T) {
 	if *fullRun {
 		t.Skip("full run requested")
 	}
-	runSet(t, ReducedSet(), baselineReduced)
+	rep := runSet(t, ReducedSet(), baselineReduced)
+	reducedOnce.Do(func() { reducedRep = rep })
+	modes := map[string]bool{}
+	for _, cr := range rep.Configs {
+		modes[cr.Setup.Mode()] = true
+	}
+	if len(modes) != 4 {
+		t.Errorf("the guard covers modes %v, want all four", modes)
+	}
+}
+
+var (
+	reducedOnce sync.Once
+	reducedRep  Report
+)
+
+// reducedResults returns the reduced set and its simulated points, from
+// TestReducedSet's run when it ran first, otherwise from a run of its own.
+func reducedResults(t *testing.T) ([]Setup, [][]PointResult) {
+	t.Helper()
+	reducedOnce.Do(func() {
+		rep, err := Run(context.Background(), ReducedSet(), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		reducedRep = rep
+	})
+	setups := make([]Setup, len(reducedRep.Configs))
+	results := make([][]PointResult, len(reducedRep.Configs))
+	for i, cr := range reducedRep.Configs {
+		setups[i] = cr.Setup
+		for _, p := range cr.Sim {
+			results[i] = append(results[i], PointResult{Point: p})
+		}
+	}
+	return setups, results
+}
+
+// guardFails reports whether the guard (TestReducedSet's judgement against
+// the committed baseline) would fail on rep, and the comparisons that
+// fail it.
+func guardFails(t *testing.T, rep Report) []string {
+	base, err := LoadBaseline(baselineReduced)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, c := range rep.Comparisons() {
+		if c.Failed() && !base.KnownFailure(c) {
+			out = append(out, BaselineKey(c))
+		}
+	}
+	for _, r := range base.Check(rep.Comparisons(), 0) {
+		out = append(out, "regression "+r.Key)
+	}
+	for _, cr := range rep.Configs {
+		if len(cr.Errors) > 0 {
+			out = append(out, "error "+cr.Setup.Name)
+		}
+	}
+	return out
+}
+
+// TestGuardCatchesMutations: the guard turns red when the simulator or a
+// model is wrong by 30 %, or when the simulator calls every point
+// saturated. Each mutation is applied to the reduced set's simulated
+// points or model curves (test hooks of Finish; no code is edited):
+//
+//   - network latency × 1.3: every judged flit-level comparison fails;
+//   - every model × 1.3 (an upper bound ÷ 1.3, the direction that can be
+//     violated): every judged comparison fails, each on its own;
+//   - a simulator that calls every point saturated: every judged
+//     comparison has no data, which fails.
+func TestGuardCatchesMutations(t *testing.T) {
+	if *fullRun {
+		t.Skip("full run requested")
+	}
+	setups, results := reducedResults(t)
+	clean, err := Finish(setups, results, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := guardFails(t, clean); len(f) > 0 {
+		t.Fatalf("the unmutated reduced set fails the guard: %v", f)
+	}
+	judged := func(rep Report, mode string) []Comparison {
+		var out []Comparison
+		for _, cr := range rep.Configs {
+			for _, c := range cr.Comparisons {
+				// The saturation judgements compare throughputs: a latency
+				// mutation does not reach them, and a model's saturation
+				// load x 1.3 can land on either side of the measured one.
+				if c.Judged && c.Sim != QSaturation && (mode == "" || cr.Setup.Mode() == mode) {
+					out = append(out, c)
+				}
+			}
+		}
+		return out
+	}
+	for _, m := range []struct {
+		name string
+		mode string // judged comparisons of this mode must fail ("" every mode)
+		opts Options
+	}{
+		{name: "network latency x 1.3", mode: "network", opts: Options{mutateSim: func(s *Setup, p *SimPoint) {
+			if v, ok := p.Values[QLatency]; ok {
+				p.Values[QLatency] = SimValue{Mean: 1.3 * v.Mean, HalfWidth: 1.3 * v.HalfWidth}
+			}
+		}}},
+		{name: "every model x 1.3", opts: Options{mutateCurve: func(s *Setup, c *Curve) {
+			f := 1.3
+			if c.Bound == Upper {
+				f = 1 / 1.3
+			}
+			for i := range c.Points {
+				c.Points[i].Value *= f
+			}
+			c.Saturation *= f
+		}}},
+		{name: "every point saturated", opts: Options{mutateSim: func(s *Setup, p *SimPoint) {
+			p.Status, p.Reason = sim.StatusSaturated, "mutation: called saturated"
+			delete(p.Values, QLatency)
+		}}},
+	} {
+		rep, err := Finish(setups, results, m.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(guardFails(t, rep)) == 0 {
+			t.Errorf("%s: the guard stays green", m.name)
+		}
+		cs := judged(rep, m.mode)
+		if len(cs) == 0 {
+			t.Errorf("%s: no judged comparison", m.name)
+		}
+		for _, c := range cs {
+			if !c.Failed() {
+				t.Errorf("%s: %s still %s (%s)", m.name, BaselineKey(c), c.Verdict, c.Reason)
+			}
+		}
+		t.Logf("%s: %d judged comparisons checked; %s", m.name, len(cs), rep.Summary())
+	}
 }
 
 // TestFullSet runs the whole set, every file of configs/validation the

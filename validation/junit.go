@@ -74,12 +74,14 @@ func JUnit(r Report) []byte {
 			s.Errors++
 		}
 		for _, c := range cr.Comparisons {
-			jc := junitCase{Name: c.Model, Classname: cr.Setup.Name, Time: "0"}
+			jc := junitCase{Name: strings.TrimPrefix(BaselineKey(c), cr.Setup.Name+"/"), Classname: cr.Setup.Name, Time: "0"}
 			table := comparisonText(c)
-			switch c.Verdict {
-			case Fail:
-				jc.Failure = &junitProblem{Message: c.Reason, Type: "fail", Text: table}
+			switch {
+			case c.Failed(): // a judged failure, or a judged comparison without data not declared expected
+				jc.Failure = &junitProblem{Message: c.Reason, Type: c.Verdict, Text: table}
 				s.Failures++
+			case c.Reason != "":
+				jc.SystemOut = &junitText{"verdict " + c.Verdict + ": " + c.Reason + "\n" + table}
 			default:
 				jc.SystemOut = &junitText{"verdict " + c.Verdict + "\n" + table}
 			}

@@ -430,11 +430,12 @@ func reedExtra(w reed.Workload, p reed.MVAPoint) []Extra {
 	return ex
 }
 
-// MakruckiMaxLoss is the largest attempt-loss probability 1 - P at which a
-// Makrucki–Mudge delay (PDT, PDT_add) is inside the model's domain: the model
-// does not add resubmitted or retried packets to the stage loads, so it is
-// compared "only where (1-P) is small (roughly p_L < 0.05)" (docs/models.md#makrucki-simulator).
-// Beyond it the point is out of domain; its value is kept for the plot.
+// MakruckiMaxLoss bounds the model's per-stage rejection probability p_L,i
+// at which a Makrucki–Mudge delay (PDT, PDT_add) is inside the model's
+// domain: the model does not add resubmitted or retried packets to the
+// stage loads, so it is compared "only where (1-P) is small (roughly p_L <
+// 0.05)" (docs/models.md#makrucki-simulator): a point whose largest stage p_L,i is 0.05 or
+// more is out of domain; its value is kept for the plot.
 const MakruckiMaxLoss = 0.05
 
 // evalMakrucki maps a sim/delta Config onto analytic/delta (docs/models.md#makrucki-inputs):
@@ -486,9 +487,9 @@ func evalMakrucki(c *Curve, s Setup) error {
 			c.Points[i].Extra = makruckiExtra(r)
 		}
 		setPoint(&c.Points[i], rho, v, err)
-		if err == nil && pdt && 1-r.P > MakruckiMaxLoss {
+		if pl := maxStageLoss(r); err == nil && pdt && pl >= MakruckiMaxLoss {
 			c.Points[i].Status = StatusOutOfDomain
-			c.Points[i].Reason = fmt.Sprintf("attempt loss 1-P = %.3g > %g: the model neglects the resubmitted load (docs/models.md#makrucki-simulator)", 1-r.P, MakruckiMaxLoss)
+			c.Points[i].Reason = fmt.Sprintf("stage rejection probability p_L = %.3g >= %g: the model neglects the resubmitted load (docs/models.md#makrucki-simulator)", pl, MakruckiMaxLoss)
 		}
 		if errors.Is(err, analytic.ErrDomain) {
 			// Between the Case I and Case II regions no approximation is
@@ -719,4 +720,14 @@ func evalBookSim(c *Curve, s Setup, toSweep float64) error {
 		}
 	}
 	return nil
+}
+
+// maxStageLoss returns the largest per-stage rejection probability p_L,i of
+// a Makrucki–Mudge solution (0 without stages).
+func maxStageLoss(r delta.Result) float64 {
+	pl := 0.0
+	for _, st := range r.Stages {
+		pl = max(pl, st.PL)
+	}
+	return pl
 }

@@ -183,10 +183,11 @@ func TestModelStatuses(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		// rho = 0.01: 1-P = 0.0029, ok; rho = 0.3: inside Case I but
-		// 1-P = 0.182 > MakruckiMaxLoss; rho = 0.5: no case valid.
+		// rho = 0.01: p_L per stage < 0.002, ok; rho = 0.3: inside Case I
+		// but the largest stage p_L = 0.0647 >= MakruckiMaxLoss; rho = 0.5:
+		// no case valid.
 		if c.Points[0].Status != sim.StatusOK || c.Points[1].Status != StatusOutOfDomain || c.Points[2].Status != StatusOutOfDomain ||
-			!strings.Contains(c.Points[1].Reason, "1-P") || !strings.Contains(c.Points[2].Reason, "Case I") ||
+			!strings.Contains(c.Points[1].Reason, "p_L = 0.0647") || !strings.Contains(c.Points[2].Reason, "Case I") ||
 			!math.IsNaN(c.Saturation) || math.Abs(c.Points[2].Value-m.want) > 1e-12*m.want {
 			t.Errorf("%s L=2: %+v sat %v, want ok, out-of-domain (loss), out-of-domain %v", m.model, c.Points, c.Saturation, m.want)
 		}

@@ -47,7 +47,7 @@ var paperKeys = map[string]int{
 	"run.target_rel_ci": useEngine, "run.backlog_limit": useEngine, "run.deadlock_cycles": useEngine,
 	"run.replications":          useRunner,
 	"validation.mean_tolerance": useJudge, "validation.max_tolerance": useJudge,
-	"validation.fraction": useJudge, "validation.report_only": useJudge,
+	"validation.fraction": useJudge, "validation.report_only": useJudge, "validation.reason": useJudge,
 	// subtract_offset: true repeats the Safaei family default
 	// (FamilyTolerance), and FromExperiment can only switch a boolean on,
 	// so no value of this key changes the judgement of these files. It is

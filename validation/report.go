@@ -20,25 +20,69 @@ type ConfigReport struct {
 	// Sim holds the simulated points, one per sweep rate (empty when the
 	// simulation could not run).
 	Sim []SimPoint
-	// Curves holds the model curves, Comparisons their judgement (same order).
+	// Curves holds the model curves; Comparisons their judgement, in curve
+	// order, each curve's saturation judgement (Sim = QSaturation) right
+	// after its own where it has one.
 	Curves      []Curve
 	Comparisons []Comparison
 	// Errors lists what went wrong (model mapping, simulator), if anything.
 	Errors []string
 }
 
-// Failed reports whether any comparison failed or the experiment could not
-// be evaluated at all.
+// Failed reports whether any comparison failed (Comparison.Failed) or the
+// experiment could not be evaluated at all.
 func (cr ConfigReport) Failed() bool {
 	if len(cr.Errors) > 0 {
 		return true
 	}
 	for _, c := range cr.Comparisons {
-		if !c.Passed() {
+		if c.Failed() {
 			return true
 		}
 	}
 	return false
+}
+
+// Counts tallies comparisons by what their verdict claims.
+type Counts struct {
+	JudgedPass, JudgedFail int // judged comparisons that pass, fail
+	Informational          int // informational comparisons with data (verdict info)
+	NoData                 int // comparisons without an eligible point
+	NoDataFailing          int // of those, judged and not declared expected: they fail
+	Errors                 int // experiments that could not be evaluated
+}
+
+// Counts returns the tallies of the comparisons of cr.
+func (cr ConfigReport) Counts() Counts {
+	var n Counts
+	if len(cr.Errors) > 0 {
+		n.Errors = 1
+	}
+	for _, c := range cr.Comparisons {
+		switch {
+		case c.Verdict == NoData:
+			n.NoData++
+			if c.Failed() {
+				n.NoDataFailing++
+			}
+		case !c.Judged:
+			n.Informational++
+		case c.Verdict == Fail:
+			n.JudgedFail++
+		default:
+			n.JudgedPass++
+		}
+	}
+	return n
+}
+
+func (n *Counts) add(m Counts) {
+	n.JudgedPass += m.JudgedPass
+	n.JudgedFail += m.JudgedFail
+	n.Informational += m.Informational
+	n.NoData += m.NoData
+	n.NoDataFailing += m.NoDataFailing
+	n.Errors += m.Errors
 }
 
 // Report is the result of a validation run.
@@ -47,6 +91,19 @@ type Report struct {
 	// Regressions are the comparisons whose mean error grew past the
 	// committed baseline (empty when no baseline was given).
 	Regressions []Regression
+	// KnownFailures are the keys (BaselineKey) of the failing comparisons
+	// the baseline records as known, documented failures: they still fail
+	// the report, and are marked as known in it.
+	KnownFailures []string
+}
+
+// Counts returns the tallies over every experiment.
+func (r Report) Counts() Counts {
+	var n Counts
+	for _, cr := range r.Configs {
+		n.add(cr.Counts())
+	}
+	return n
 }
 
 // Failed reports whether any experiment failed or regressed: the condition
@@ -133,6 +190,8 @@ func pct(v float64) string {
 // show the same text.
 type view struct {
 	Failed      bool
+	Counts      string
+	Info        []string // informational comparisons, each with its reason
 	Summary     [][]string
 	Configs     []configView
 	Regressions []string
@@ -148,41 +207,110 @@ type configView struct {
 	PointRows                                [][]string
 }
 
-var errHead = []string{"model", "compared with", "kind", "points", "mean err", "max err", "mean excess", "max excess", "zero-load offset", "sim saturation", "model saturation", "verdict"}
+var (
+	errHead     = []string{"model", "compared with", "kind", "points", "mean err", "max err", "mean excess", "max excess", "zero-load offset", "sim saturation", "model saturation", "verdict"}
+	summaryHead = []string{"config", "mode", "judged pass", "judged fail", "informational", "no data", "worst judged max error", "worst informational max error", "verdict"}
+)
+
+// Summary returns the report's summary sentence: judged passes and
+// failures, informational comparisons and comparisons without data.
+func (r Report) Summary() string { return countsLine(r.Counts(), len(r.KnownFailures)) }
+
+// countsLine is the summary sentence of the report.
+func countsLine(n Counts, known int) string {
+	s := fmt.Sprintf("%d judged comparisons pass, %d fail", n.JudgedPass, n.JudgedFail)
+	if known > 0 {
+		s += fmt.Sprintf(" (%d of them known and guarded by the baseline)", known)
+	}
+	s += fmt.Sprintf("; %d informational (listed below with their reasons, never a pass); %d without data", n.Informational, n.NoData)
+	if n.NoData > 0 {
+		s += fmt.Sprintf(" (%d of them failing: not declared expected)", n.NoDataFailing)
+	}
+	if n.Errors > 0 {
+		s += fmt.Sprintf("; %d experiments could not be evaluated", n.Errors)
+	}
+	return s + "."
+}
+
+// verdictCell is a comparison's verdict as the report prints it.
+func verdictCell(c Comparison, known map[string]bool) string {
+	switch {
+	case c.Verdict == Fail && known[BaselineKey(c)]:
+		return "FAIL (known, guarded by the baseline): " + c.Reason
+	case c.Verdict == Fail:
+		return "FAIL: " + c.Reason
+	case c.Verdict == NoData && c.Failed():
+		return "FAIL no-data: " + c.Reason
+	case c.Reason != "" && c.Verdict != Pass:
+		return c.Verdict + ": " + c.Reason
+	}
+	return c.Verdict
+}
 
 func newView(r Report) view {
-	v := view{Failed: r.Failed()}
+	v := view{Failed: r.Failed(), Counts: countsLine(r.Counts(), len(r.KnownFailures))}
+	known := map[string]bool{}
+	for _, k := range r.KnownFailures {
+		known[k] = true
+	}
 	for _, g := range r.Regressions {
 		v.Regressions = append(v.Regressions, g.String())
 	}
 	for _, cr := range r.Configs {
 		tol := cr.Setup.Tolerance.resolved()
+		desc := fmt.Sprintf("mean %s, max %s (CI excess), points up to %.2g of model saturation, saturation %s",
+			pct(tol.Mean), pct(tol.Max), tol.Fraction, pct(tol.Saturation))
+		if tol.SubtractOffset {
+			desc += fmt.Sprintf(", zero-load offset removed (at most %s of the simulated value; its anchoring point not judged)", pct(tol.MaxOffset))
+		}
+		switch {
+		case tol.ReportOnly:
+			desc += "; informational: " + tol.Reason
+		case tol.Reason != "":
+			desc += "; note: " + tol.Reason
+		}
+		if tol.ExpectNoData != "" {
+			desc += "; no judged point expected: " + tol.ExpectNoData
+		}
 		cv := configView{
 			Name: cr.Setup.Name, Description: cr.Setup.Description, Mode: cr.Setup.Mode(),
 			Plot: PlotFile(cr.Setup.Name), HasPlot: len(cr.Curves) > 0 || len(cr.Sim) > 0,
-			Tolerance: fmt.Sprintf("mean %s, max %s (CI excess), points up to %.2g of model saturation%s",
-				pct(tol.Mean), pct(tol.Max), tol.Fraction, map[bool]string{true: ", zero-load offset removed"}[tol.SubtractOffset]),
-			Errors:  cr.Errors,
-			ErrHead: errHead,
+			Tolerance: desc, Errors: cr.Errors, ErrHead: errHead,
 		}
-		verdict := "pass"
-		if cr.Failed() {
+		n := cr.Counts()
+		verdict := "no-data"
+		switch {
+		case cr.Failed():
 			verdict = "FAIL"
+		case n.JudgedPass > 0:
+			verdict = "pass"
+		case n.Informational > 0:
+			verdict = "info"
 		}
-		worst := math.NaN()
+		worstJ, worstI := math.NaN(), math.NaN()
 		for _, c := range cr.Comparisons {
-			verd := c.Verdict
-			if c.Reason != "" && c.Verdict != Pass {
-				verd += ": " + c.Reason
+			kind := c.Bound.String()
+			if c.Sim == QSaturation {
+				kind = "saturation load"
 			}
-			cv.ErrRows = append(cv.ErrRows, []string{c.Model, c.Sim, c.Bound.String(), fmt.Sprint(c.Eligible),
+			cv.ErrRows = append(cv.ErrRows, []string{c.Model, c.Sim, kind, fmt.Sprint(c.Eligible),
 				pct(c.MeanErr), pct(c.MaxErr), pct(c.MeanExcess), pct(c.MaxExcess), num(c.Offset),
-				num(c.SimSaturation), num(c.ModelSaturation), verd})
-			if c.Bound == Estimate && !math.IsNaN(c.MaxErr) && !(c.MaxErr <= worst) {
-				worst = c.MaxErr
+				num(c.SimSaturation), num(c.ModelSaturation), verdictCell(c, known)})
+			if c.Bound != Estimate || math.IsNaN(c.MaxErr) {
+				continue
+			}
+			if c.Judged && !(c.MaxErr <= worstJ) {
+				worstJ = c.MaxErr
+			}
+			if !c.Judged && !(c.MaxErr <= worstI) {
+				worstI = c.MaxErr
+			}
+			if !c.Judged && c.Verdict == Info {
+				v.Info = append(v.Info, fmt.Sprintf("%s / %s (%s): %s", c.Config, c.Model, c.Sim, c.Reason))
 			}
 		}
-		v.Summary = append(v.Summary, []string{cr.Setup.Name, cr.Setup.Mode(), fmt.Sprint(len(cr.Comparisons)), pct(worst), verdict})
+		v.Summary = append(v.Summary, []string{cr.Setup.Name, cr.Setup.Mode(), fmt.Sprint(n.JudgedPass), fmt.Sprint(n.JudgedFail),
+			fmt.Sprint(n.Informational), fmt.Sprint(n.NoData), pct(worstJ), pct(worstI), verdict})
 		quantities := simQuantities(cr.Curves)
 		cv.PointHead = []string{"rate (" + cr.Setup.RateUnit + ")", "sim status"}
 		for _, q := range quantities {
@@ -242,11 +370,12 @@ td:first-child{text-align:left}
 img{max-width:100%;border:1px solid #ddd}
 </style></head><body>
 <h1>flitsim validation report</h1>
-<p>Overall: {{if .Failed}}<span class="fail">FAIL</span>{{else}}pass{{end}}.
-Errors are relative to the simulated mean; the excess is the part outside the simulated 95% confidence interval, and is what the tolerances judge (docs/models.md#harness). Shaded regions of the plots are loads where a model is out of its domain, saturated, or above the judged fraction of its saturation load.</p>
+<p>Overall: {{if .Failed}}<span class="fail">FAIL</span>{{else}}pass{{end}}: {{.Counts}}</p>
+<p>Overall reads pass only when no judged comparison fails, no judged comparison lacks data without declaring it, every experiment was evaluated and no error regressed past the baseline. Errors are relative to the simulated mean; the excess is the part outside the simulated 95% confidence interval, and is what the tolerances judge (docs/models.md#harness). Shaded regions of the plots are loads where a model is out of its domain, saturated, or above the judged fraction of its saturation load.</p>
 {{if .Regressions}}<h2 class="fail">Regressions against the baseline</h2><ul>{{range .Regressions}}<li>{{.}}</li>{{end}}</ul>{{end}}
+{{if .Info}}<h2>Informational comparisons (never a pass)</h2><ul>{{range .Info}}<li>{{.}}</li>{{end}}</ul>{{end}}
 <h2>Summary</h2>
-<table><tr><th>config</th><th>mode</th><th>comparisons</th><th>worst max error</th><th>verdict</th></tr>
+<table><tr><th>config</th><th>mode</th><th>judged pass</th><th>judged fail</th><th>informational</th><th>no data</th><th>worst judged max error</th><th>worst informational max error</th><th>verdict</th></tr>
 {{range .Summary}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
 {{end}}</table>
 {{range .Configs}}
@@ -270,8 +399,8 @@ func Markdown(r Report) string {
 	v := newView(r)
 	var b strings.Builder
 	b.WriteString("# flitsim validation report\n\n")
-	fmt.Fprintf(&b, "Overall: **%s**. Errors are relative to the simulated mean; the excess is the part outside the simulated 95%% confidence interval, and is what the tolerances judge (docs/models.md#harness). Shaded plot regions: loads where a model is out of its domain, saturated, or above the judged fraction of its saturation load.\n\n",
-		map[bool]string{true: "FAIL", false: "pass"}[v.Failed])
+	fmt.Fprintf(&b, "Overall: **%s**: %s\n\nOverall reads pass only when no judged comparison fails, no judged comparison lacks data without declaring it, every experiment was evaluated and no error regressed past the baseline. Errors are relative to the simulated mean; the excess is the part outside the simulated 95%% confidence interval, and is what the tolerances judge (docs/models.md#harness). Shaded plot regions: loads where a model is out of its domain, saturated, or above the judged fraction of its saturation load.\n\n",
+		map[bool]string{true: "FAIL", false: "pass"}[v.Failed], v.Counts)
 	if len(v.Regressions) > 0 {
 		b.WriteString("## Regressions against the baseline\n\n")
 		for _, g := range v.Regressions {
@@ -279,8 +408,15 @@ func Markdown(r Report) string {
 		}
 		b.WriteString("\n")
 	}
+	if len(v.Info) > 0 {
+		b.WriteString("## Informational comparisons (never a pass)\n\n")
+		for _, i := range v.Info {
+			b.WriteString("- " + i + "\n")
+		}
+		b.WriteString("\n")
+	}
 	b.WriteString("## Summary\n\n")
-	mdTable(&b, []string{"config", "mode", "comparisons", "worst max error", "verdict"}, v.Summary)
+	mdTable(&b, summaryHead, v.Summary)
 	for _, cv := range v.Configs {
 		fmt.Fprintf(&b, "## %s\n\n%s (mode %s). Tolerance: %s.\n\n", cv.Name, cv.Description, cv.Mode, cv.Tolerance)
 		for _, e := range cv.Errors {

@@ -139,9 +139,9 @@ func TestWriteReport(t *testing.T) {
 // repository, and nothing names a file outside it.
 func TestReportReferencesExist(t *testing.T) {
 	r := syntheticReport(t)
-	// Makrucki points beyond the loss limit carry a reason that names their
-	// section of docs/models.md.
-	s := deltaSetup(2, simdelta.ResubmitSource, 0.2, 0.5, 0.6)
+	// Makrucki points beyond the loss limit (rho = 0.3: stage p_L = 0.065)
+	// carry a reason that names their section of docs/models.md.
+	s := deltaSetup(2, simdelta.ResubmitSource, 0.3, 0.5, 0.6)
 	cs, err := Evaluate(s)
 	if err != nil {
 		t.Fatal(err)
@@ -179,5 +179,61 @@ func TestReportReferencesExist(t *testing.T) {
 	}
 	if reasons == 0 {
 		t.Error("no model reason names a documentation section; the Makrucki loss limit should")
+	}
+}
+
+// TestReportTellsTheTruth: the summary counts judged passes, judged
+// failures, informational comparisons (with their reasons) and comparisons
+// without data; the overall line says pass only without a judged failure;
+// an informational row never reads pass; the worst-error columns keep
+// judged and informational errors apart.
+func TestReportTellsTheTruth(t *testing.T) {
+	pts := []SimPoint{sp(0.1, sim.StatusOK, 10, 0.1), sp(0.2, sim.StatusOK, 20, 0.1)}
+	good := curve(math.NaN(), Estimate, mp(0.1, 10, sim.StatusOK), mp(0.2, 20, sim.StatusOK))
+	bad := curve(math.NaN(), Estimate, mp(0.1, 15, sim.StatusOK), mp(0.2, 30, sim.StatusOK))
+	bad.Model = "bad"
+	none := curve(math.NaN(), Estimate, mp(0.1, 10, StatusOutOfDomain), mp(0.2, 20, StatusOutOfDomain))
+	none.Model = "none"
+	judged := ConfigReport{Setup: Setup{Name: "judged", RateUnit: UnitRho, Rates: []float64{0.1, 0.2}}, Sim: pts, Curves: []Curve{good, none},
+		Comparisons: []Comparison{Compare("judged", pts, good, Tolerance{}), Compare("judged", pts, none, Tolerance{ExpectNoData: "out of domain"})}}
+	infoTol := Tolerance{ReportOnly: true, Reason: "a relaxed assumption"}
+	info := ConfigReport{Setup: Setup{Name: "relaxed", RateUnit: UnitRho, Rates: []float64{0.1, 0.2}, Tolerance: infoTol}, Sim: pts, Curves: []Curve{bad},
+		Comparisons: []Comparison{Compare("relaxed", pts, bad, infoTol)}}
+	r := Report{Configs: []ConfigReport{judged, info}}
+	if r.Failed() {
+		t.Fatal("a report without a judged failure fails")
+	}
+	md := Markdown(r)
+	for _, want := range []string{
+		"Overall: **pass**: 1 judged comparisons pass, 0 fail; 1 informational",
+		"1 without data (0 of them failing",
+		"- relaxed / bad (latency): a relaxed assumption",
+		"| judged |  | 1 | 0 | 0 | 1 | 0.0 % | – | pass |",
+		"| relaxed |  | 0 | 0 | 1 | 0 | – | 50.0 % | info |",
+		"info: a relaxed assumption",
+		"no-data: no eligible point, as expected: out of domain",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report.md lacks %q", want)
+		}
+	}
+	for _, l := range strings.Split(md, "\n") {
+		if strings.HasPrefix(l, "| bad ") && strings.Contains(l, "| pass |") {
+			t.Errorf("informational row reads pass: %s", l)
+		}
+	}
+	// A judged failure, and a judged comparison without data not declared.
+	judged.Comparisons = append(judged.Comparisons, Compare("judged", pts, bad, Tolerance{}), Compare("judged", pts, none, Tolerance{}))
+	r = Report{Configs: []ConfigReport{judged, info}, KnownFailures: []string{"judged/bad"}}
+	n := r.Counts()
+	if !r.Failed() || n != (Counts{JudgedPass: 1, JudgedFail: 1, Informational: 1, NoData: 2, NoDataFailing: 1}) {
+		t.Errorf("failed %v, counts %+v", r.Failed(), n)
+	}
+	md = Markdown(r)
+	for _, want := range []string{"Overall: **FAIL**: 1 judged comparisons pass, 1 fail (1 of them known and guarded by the baseline)",
+		"FAIL (known, guarded by the baseline): mean excess error", "FAIL no-data: no eligible point, and the config does not declare it expected"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report.md lacks %q", want)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package validation
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"strings"
 
@@ -28,6 +29,11 @@ type Options struct {
 	// number of points done and the total (from Run's goroutine, one call
 	// at a time).
 	Progress func(done, total int)
+
+	// Test hooks (the guard's mutation tests): applied by Finish to every
+	// simulated point and every model curve before judging.
+	mutateSim   func(s *Setup, p *SimPoint)
+	mutateCurve func(s *Setup, c *Curve)
 }
 
 // Validate runs loaded experiments (any mode; see FromExperiment) through Run.
@@ -123,12 +129,21 @@ func Finish(setups []Setup, results [][]PointResult, opts Options) (Report, erro
 		if err != nil {
 			cr.Errors = append(cr.Errors, err.Error())
 		}
+		if opts.mutateCurve != nil {
+			for k := range curves {
+				opts.mutateCurve(&setups[i], &curves[k])
+			}
+		}
 		cr.Curves = curves
 		cr.Sim = make([]SimPoint, len(setups[i].Rates))
 		var simErrs []string
 		for p := range setups[i].Rates {
 			if p < len(results[i]) {
 				cr.Sim[p] = results[i][p].Point
+				if opts.mutateSim != nil {
+					cr.Sim[p].Values = maps.Clone(cr.Sim[p].Values)
+					opts.mutateSim(&setups[i], &cr.Sim[p])
+				}
 				if e := results[i][p].Err; e != "" {
 					simErrs = append(simErrs, e)
 				}
@@ -139,14 +154,22 @@ func Finish(setups []Setup, results [][]PointResult, opts Options) (Report, erro
 		}
 		for _, c := range cr.Curves {
 			tol := cr.Setup.Tolerance
-			if IsHypothesis(c.Model) {
-				tol.ReportOnly = true
+			if IsHypothesis(c.Model) && !tol.ReportOnly {
+				tol.ReportOnly, tol.Reason = true, "hypothesis curve, reported and never judged: "+ModelDoc(c.Model)
 			}
 			cr.Comparisons = append(cr.Comparisons, Compare(cr.Setup.Name, cr.Sim, c, tol))
+			if sc, ok := CompareSaturation(cr.Setup.Name, cr.Sim, c, tol); ok {
+				cr.Comparisons = append(cr.Comparisons, sc)
+			}
 		}
 	}
 	if opts.Baseline != nil {
 		rep.Regressions = opts.Baseline.Check(rep.Comparisons(), opts.Slack)
+		for _, c := range rep.Comparisons() {
+			if opts.Baseline.KnownFailure(c) {
+				rep.KnownFailures = append(rep.KnownFailures, BaselineKey(c))
+			}
+		}
 	}
 	if opts.Dir != "" {
 		if err := WriteReport(opts.Dir, rep); err != nil {
@@ -166,6 +189,7 @@ func Finish(setups []Setup, results [][]PointResult, opts Options) (Report, erro
 //	         throughput                 packets/node/slot
 //	network  latency                    cycles (generation to tail delivery)
 //	         accepted                   flits/node/cycle (no interval)
+//	slotted, network  accepted-rate     the sweep's unit, saturated points too (QAcceptedRate)
 func SimulatePoint(ctx context.Context, s *Setup, i int) (SimPoint, error) {
 	rate := s.Rates[i]
 	seed := sweep.UnitSeed(s.Seed, i, 0)
@@ -198,6 +222,9 @@ func SimulatePoint(ctx context.Context, s *Setup, i int) (SimPoint, error) {
 		cfg.Rate, cfg.Seed = rate, seed
 		return simulate(ctx, sp, cfg, slotted.New, func(sp *SimPoint, r slotted.Result) {
 			sp.Status, sp.Reason = r.Status, r.Reason
+			if r.Throughput.Mean > 0 {
+				sp.Values[QAcceptedRate] = simValue(r.Throughput.Mean, r.Throughput.HalfWidth, r.Throughput.CIOK())
+			}
 			if r.Status == sim.StatusOK {
 				sp.Values[QDelay] = simValue(r.Delay.Mean, r.Delay.HalfWidth, r.Delay.CIOK())
 				sp.Values[QDelayContinuous] = simValue(r.DelayContinuous.Mean, r.DelayContinuous.HalfWidth, r.DelayContinuous.CIOK())
@@ -209,8 +236,15 @@ func SimulatePoint(ctx context.Context, s *Setup, i int) (SimPoint, error) {
 		if err != nil {
 			return failedPoint(rate, err)
 		}
+		perRate := 1.0 // flits per unit of the sweep rate
+		if s.RateUnit == configs.UnitMessages {
+			perRate = cfg.Length.MeanFlits()
+		}
 		return simulate(ctx, sp, cfg, network.New, func(sp *SimPoint, r network.Result) {
 			sp.Status, sp.Reason = r.Status, r.Reason
+			if r.Accepted > 0 {
+				sp.Values[QAcceptedRate] = SimValue{Mean: r.Accepted / perRate, HalfWidth: math.NaN()}
+			}
 			if r.Status == sim.StatusOK {
 				sp.Values[QLatency] = simValue(r.Latency, r.LatencyCI95, r.LatencyCI95 > 0)
 				// Accepted throughput has no interval: it is judged on its

@@ -29,19 +29,29 @@ var (
 	// above 0.75 lambda_max (docs/models.md#jacquet-pins); judged up to 0.8 lambda_max.
 	// Max loosened from 0.12 to 0.18 on evidence (docs/validation.md): the
 	// Poisson T over-predicts by 16.0 / 15.5 / 16.3 % beyond the CI at 0.8
-	// lambda_max on the 4-, 5- and 6-cube alike, always model > sim.
-	tolJacquet = Tolerance{Mean: 0.05, Max: 0.18}
-	// Relaxed-assumption experiments: reported, never failing.
-	tolRelaxed = Tolerance{ReportOnly: true}
+	// lambda_max on the 4-, 5- and 6-cube alike, always model > sim. The
+	// saturation load lambda_max is judged within 10 %: the 4-cube is
+	// stable at 1.0 lambda_max and unstable at 1.1 lambda_max (the
+	// model's own analysis).
+	tolJacquet = Tolerance{Mean: 0.05, Max: 0.18, Saturation: 0.10}
 )
 
-// Tolerances of the flit-level families (judged once the network engine
-// is wired): Safaei et al. claim at most 15 % error near saturation; their
-// model counts the header distance twice (docs/models.md#safaei-readings item 4), so the
-// zero-load offset is removed first. DG-R is unvalidated (docs/models.md#harness);
-// its c0 is the simulator's constant (docs/models.md#dg-r), removed the same way.
+// relaxedReason is the reason of a relaxed-assumption experiment.
+const relaxedReason = "relaxed assumption: measures what the model's assumption is worth; the model claims nothing here"
+
+// Tolerances of the flit-level families: Safaei et al. claim at most 15 %
+// error near saturation (latency and saturation load alike); their model
+// counts the header distance twice (docs/models.md#safaei-readings item 4), so the
+// zero-load offset is removed first, and bounded: about Dbar, plus
+// 2 (K − D) where the header cannot run K links ahead (sim/network), at
+// most 25 % of the simulated zero-load latency on the paper's set-ups
+// (8x8 and 16x16, M = 32 and 64, K <= 6; docs/validation.md). DG-R is
+// unvalidated (docs/models.md#harness); its c0 is the simulator's
+// per-message constant (docs/models.md#dg-r, about one cycle of M + Dbar), removed the same way and
+// bounded by DefaultMaxOffset; its saturation load is judged at its Max
+// tolerance.
 var (
-	tolSafaei = Tolerance{Mean: 0.15, Max: 0.15, SubtractOffset: true}
+	tolSafaei = Tolerance{Mean: 0.15, Max: 0.15, Saturation: 0.15, SubtractOffset: true, MaxOffset: 0.25}
 	tolDGR    = Tolerance{Mean: 0.15, Max: 0.25, SubtractOffset: true}
 	// tolBookSim is the conformance target of issue 17 (docs/booksim.md):
 	// latency within 5% at every load below 0.9 of BookSim's saturation
@@ -77,9 +87,10 @@ func FamilyTolerance(model string) Tolerance {
 	return Tolerance{}
 }
 
-// relaxed marks a relaxed-assumption experiment: reported, never failing.
+// relaxed marks a relaxed-assumption experiment: reported, never failing,
+// for relaxedReason.
 func relaxed(s Setup) Setup {
-	s.Tolerance = tolRelaxed
+	s.Tolerance.ReportOnly, s.Tolerance.Reason = true, relaxedReason
 	return s
 }
 
@@ -132,8 +143,10 @@ const (
 	lmax6 = 0.132058922286
 )
 
-// ReducedSet is the CI guard: the paper modes with few points and short runs
-// (about a second of simulation on two cores), one relaxed experiment.
+// ReducedSet is the CI guard: every mode and every paper, with few points
+// and short runs: Reed (closed), Makrucki–Mudge (delta), Jacquet (slotted),
+// and the flit-level engine with Draper–Ghosh and Safaei; one relaxed
+// experiment.
 func ReducedSet() []Setup {
 	quickClosed := closed.Run{TargetRelCI: 0.01}
 	quickDelta := simdelta.Run{TargetRelCI: 0.03, MaxTime: 40000}
@@ -151,7 +164,62 @@ func ReducedSet() []Setup {
 			8, simdelta.RetryPrevious, simdelta.Exponential, []float64{0.2, 0.4, 0.6, 0.7}, quickDelta, "makrucki"),
 		jacquet("jacquet-n4", "binary 4-cube, Poisson arrivals, free-neighbour choice",
 			4, slotted.ArrivalsPoisson, fracRates(lmax4, 0.1, 0.25, 0.5, 0.75, 0.9), quickSlot),
+		reducedNetwork(reducedDG),
+		reducedNetwork(reducedSafaei),
 	}
+}
+
+// The flit-level engine in the CI guard: the set-ups of
+// configs/validation/dg-torus-k8n2.yaml (DG-R, judged reading
+// ExcludeOwnFlow) and safaei-8x8-m32-k6.yaml (judged at the paper's 15 %),
+// at the same size with fewer loads and shorter runs. Every load is
+// below 0.8 of the model's saturation, the lowest one anchoring the
+// subtracted zero-load offset; the last one beyond the simulated
+// saturation feeds the saturation judgement.
+const (
+	reducedDG = `name: dg-torus-k8n2-reduced
+description: "DG-R, the unidirectional 8-ary 2-cube, M = 32 (reduced: 5 loads, short runs)"
+seed: 1
+network: {topology: torus, radix: 8, dimensions: 2, bidirectional: false}
+router: {vcs: 2, buffer_depth: 2}
+routing: dimension-order
+traffic: {pattern: uniform, process: poisson, length: {distribution: fixed, flits: 32}}
+sweep:
+  unit: messages/node/cycle
+  rates: [0.000345, 0.00103, 0.00172, 0.00207, 0.0045]
+models: [draper-ghosh, "draper-ghosh:exclude-own-flow"]
+run: {period: 1000, min_measure: 10000, max_cycles: 150000, target_rel_ci: 0.03, backlog_limit: 20}
+validation: {mean_tolerance: 0.15, max_tolerance: 0.25, subtract_offset: true}
+`
+	reducedSafaei = `name: safaei-8x8-m32-k6-reduced
+description: "Safaei Fig. 1, 8x8 torus, M = 32, V = 2, K = 6 (reduced: 5 loads, short runs)"
+seed: 1
+network: {topology: torus, radix: 8, dimensions: 2, bidirectional: true, link_latency: 1, credit_delay: 1, injection_latency: 0, ejection_latency: 0, ejection_vcs: 1}
+router: {vcs: 2, buffer_depth: 2}
+routing: adaptive
+switching: {technique: scouting, scouting_distance: 6}
+traffic: {pattern: uniform, process: poisson, length: {distribution: fixed, flits: 32}}
+sweep:
+  unit: messages/node/cycle
+  rates: [0.000821, 0.00246, 0.00411, 0.00575, 0.0115]
+models: [safaei]
+run: {period: 1000, min_measure: 10000, max_cycles: 150000, target_rel_ci: 0.03, backlog_limit: 20, deadlock_cycles: 20000}
+validation: {mean_tolerance: 0.15, max_tolerance: 0.15, subtract_offset: true}
+`
+)
+
+// reducedNetwork parses one of the reduced flit-level experiments above; a
+// text that does not load is a programmer error.
+func reducedNetwork(src string) Setup {
+	e, err := configs.Parse("validation/sets.go", []byte(src))
+	if err != nil {
+		panic(err)
+	}
+	s, err := FromExperiment(e)
+	if err != nil {
+		panic(err)
+	}
+	return s
 }
 
 // LoadSetups loads each experiment file on its own (configs.Load, then

@@ -3,7 +3,6 @@ package validation
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/flitsim/flitsim/configs"
@@ -113,9 +112,9 @@ func (s *Setup) check() error {
 // loader derives (Experiment.ClosedConfig, DeltaConfig, SlottedConfig, with
 // the per-point field overwritten at each point as Setup says). A delta
 // experiment must hold one queue length (see Experiment.Variants). The
-// tolerance starts from FamilyTolerance of the first model (ReportOnly when
-// the description starts with "relaxed"); every key set in the file's
-// validation: section overrides it (the booleans can only switch on).
+// tolerance starts from FamilyTolerance of the first model; every key set
+// in the file's validation: section overrides it (the booleans can only
+// switch on; report_only needs its reason).
 func FromExperiment(e *configs.Experiment) (Setup, error) {
 	if e == nil {
 		return Setup{}, errors.New("validation: nil experiment")
@@ -158,9 +157,6 @@ func FromExperiment(e *configs.Experiment) (Setup, error) {
 	if len(e.Models) > 0 {
 		s.Tolerance = FamilyTolerance(e.Models[0])
 	}
-	if strings.HasPrefix(strings.ToLower(e.Description), "relaxed") {
-		s.Tolerance = tolRelaxed
-	}
 	v := e.Validation
 	if v.MeanTolerance > 0 {
 		s.Tolerance.Mean = v.MeanTolerance
@@ -171,8 +167,20 @@ func FromExperiment(e *configs.Experiment) (Setup, error) {
 	if v.Fraction > 0 {
 		s.Tolerance.Fraction = v.Fraction
 	}
+	if v.MaxOffset > 0 {
+		s.Tolerance.MaxOffset = v.MaxOffset
+	}
+	if v.SaturationTolerance > 0 {
+		s.Tolerance.Saturation = v.SaturationTolerance
+	}
 	s.Tolerance.SubtractOffset = s.Tolerance.SubtractOffset || v.SubtractOffset
 	s.Tolerance.ReportOnly = s.Tolerance.ReportOnly || v.ReportOnly
+	if v.Reason != "" {
+		s.Tolerance.Reason = v.Reason
+	}
+	if v.ExpectNoData != "" {
+		s.Tolerance.ExpectNoData = v.ExpectNoData
+	}
 	return s, s.check()
 }
 

@@ -252,12 +252,36 @@ func printVerdicts(w io.Writer, rep validation.Report) {
 			fmt.Fprintf(tw, "%s\t%s\t\t\t\t\t\t\tfail\t\n", cr.Setup.Name, "error: "+e)
 		}
 		for _, c := range cr.Comparisons {
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t\n", c.Config, c.Model, c.Eligible,
-				pct(c.MeanErr), pct(c.MaxErr), pct(c.MeanExcess), num(c.SimSaturation), num(c.ModelSaturation), c.Verdict)
+			model, verdict := c.Model, c.Verdict
+			if c.Sim == validation.QSaturation {
+				model += " (saturation)"
+			}
+			if c.Failed() {
+				verdict = "FAIL"
+				if c.Verdict == validation.NoData {
+					verdict = "FAIL no-data"
+				}
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t\n", c.Config, model, c.Eligible,
+				pct(c.MeanErr), pct(c.MaxErr), pct(c.MeanExcess), num(c.SimSaturation), num(c.ModelSaturation), verdict)
 		}
 	}
 	tw.Flush()
+	// Every verdict but a pass with its reason: failures, then what is
+	// informational and why, then what had no data.
+	for _, want := range []func(validation.Comparison) bool{
+		validation.Comparison.Failed,
+		func(c validation.Comparison) bool { return !c.Failed() && c.Verdict == validation.Info },
+		func(c validation.Comparison) bool { return !c.Failed() && c.Verdict == validation.NoData },
+	} {
+		for _, c := range rep.Comparisons() {
+			if want(c) {
+				fmt.Fprintf(w, "%s %s: %s: %s\n", c.Config, validation.BaselineKey(c)[len(c.Config)+1:], c.Verdict, c.Reason)
+			}
+		}
+	}
 	for _, r := range rep.Regressions {
 		fmt.Fprintf(w, "regression: %+v\n", r)
 	}
+	fmt.Fprintln(w, "summary: "+rep.Summary())
 }

@@ -352,3 +352,15 @@ func (c Config) patternSpec() traffic.PatternSpec {
 	}
 	return p
 }
+
+// MeanFlits returns the mean message length in flits of the configured
+// distribution (the truncated mean for a bounded geometric), or NaN when
+// the distribution is invalid.
+func (l LengthSpec) MeanFlits() float64 {
+	c := Config{Length: l}.withDefaults()
+	d, err := c.length()
+	if err != nil {
+		return math.NaN()
+	}
+	return d.Mean()
+}
