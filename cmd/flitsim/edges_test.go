@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/flitsim/flitsim/configs"
+	"github.com/flitsim/flitsim/internal/sysmem"
 	"github.com/flitsim/flitsim/sim/sweep"
 	"github.com/flitsim/flitsim/validation"
 )
@@ -288,4 +289,64 @@ func slowSimulateUnit(ctx context.Context, s *validation.Setup, p int) validatio
 		}
 	}
 	return validation.SimulateUnit(ctx, s, p)
+}
+
+// TestMemoryRefusal checks the memory check before a run: a network
+// larger than the machine is an invalid config (exit 3, at the network:
+// key, naming the estimate and the limit), one larger than the memory free
+// now a runtime refusal (exit 4), and workers are lowered to what fits;
+// nothing is simulated in the refusals.
+func TestMemoryRefusal(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir, "a", goodConfig) // a 4x4 torus: about 0.2 MiB
+	defer func() { memoryLimit = func() (sysmem.Limit, error) { return sysmem.Read("/") } }()
+	cases := []struct {
+		limit sysmem.Limit
+		code  int
+		frag  string
+	}{
+		{sysmem.Limit{Bytes: 64 << 10, Source: "test", Available: 64 << 10}, exitConfig, "a.yaml:2:1: network: the network needs an estimated 0 MiB to build (16 routers × "},
+		{sysmem.Limit{Bytes: 64 << 20, Source: "test", Available: 64 << 10}, exitRuntime, "a.yaml: the network needs an estimated 0 MiB to build (16 routers × "},
+		{sysmem.Limit{Bytes: 64 << 20, Source: "test", Available: 300 << 10}, exitOK, "running 1 networks at once instead of 4"},
+	}
+	for _, c := range cases {
+		memoryLimit = func() (sysmem.Limit, error) { return c.limit, nil }
+		var units atomic.Int64
+		unitFunc = countingUnitFunc(&units)
+		var o, e bytes.Buffer
+		code := Main(context.Background(), []string{"run", cfg, "--out", filepath.Join(dir, "out"), "-q", "-j", "4"}, &o, &e)
+		unitFunc = engineUnitFunc
+		if code != c.code || !strings.Contains(e.String(), c.frag) {
+			t.Errorf("limit %+v: exit %d %q, want %d containing %q", c.limit, code, e.String(), c.code, c.frag)
+		}
+		if code != exitOK && units.Load() != 0 {
+			t.Errorf("limit %+v: %d units run before the refusal", c.limit, units.Load())
+		}
+	}
+}
+
+// TestEngineBuildsOnce checks that each run builds its network once: the
+// engine check's network of unit (job, 0, 0) is the one that unit runs.
+func TestEngineBuildsOnce(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir, "a", "name: a\nnetwork: {topology: torus, radix: 4, dimensions: 2}\ntraffic: {length: {flits: 4}}\nsweep: {unit: flits/node/cycle, rates: [0.05, 0.1]}\nrun: {warmup: 200, min_measure: 1000, max_cycles: 5000}\n")
+	exps, err := configs.LoadAll([]string{cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	builds := 0
+	newRunnerHook = func() { builds++ }
+	defer func() { newRunnerHook = func() {} }()
+	fn, err := engineUnitFunc(exps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range sweep.Units([]sweep.Job{{Name: "a", Rates: exps[0].Sweep.Rates, Replications: 1, Seed: exps[0].Seed}}) {
+		if _, err := fn(context.Background(), u); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if builds != 2 {
+		t.Errorf("%d networks built for 2 runs, want 2", builds)
+	}
 }

@@ -3,10 +3,13 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"math"
 	"strconv"
+	"sync"
 
 	"github.com/flitsim/flitsim/configs"
+	"github.com/flitsim/flitsim/internal/sysmem"
 	"github.com/flitsim/flitsim/sim"
 	"github.com/flitsim/flitsim/sim/closed"
 	"github.com/flitsim/flitsim/sim/delta"
@@ -18,10 +21,14 @@ import (
 // runner runs one sweep unit of one experiment on its mode's engine.
 type runner func(ctx context.Context) (sweep.Outcome, error)
 
+// newRunnerHook is called by every newRunner; tests count builds with it.
+var newRunnerHook = func() {}
+
 // newRunner builds the run of sweep point `point` of e with root seed
 // `seed` on the engine of e's mode; building it checks everything the
 // engine checks, so a config the engine refuses fails here.
 func newRunner(e *configs.Experiment, point int, seed uint64) (runner, error) {
+	newRunnerHook()
 	switch e.Mode {
 	case "closed":
 		cfg, err := e.ClosedConfig(point, seed)
@@ -100,28 +107,102 @@ func networkOutcome(r network.Result) sweep.Outcome {
 
 // engineUnitFunc returns the function that runs one sweep unit of exps on
 // the engine of each experiment's mode (sim/network, sim/closed, sim/delta
-// or sim/slotted). Before returning it builds every mode-network experiment
-// at its first load, so a network the engine refuses (beyond what the
-// loader checks) is reported as an invalid config before any run starts.
-// The paper modes are not built again here: configs.Load has already built
-// their point 0 (configs' engineCheck) and refused the file there, and the
-// seed, the only thing cmd may change since, never makes an engine refuse.
+// or sim/slotted). Before returning it builds every mode-network
+// experiment's first run (point 0, replication 0, with that unit's seed), so
+// a network the engine refuses (beyond what the loader checks) is reported
+// as an invalid config before any run starts; that network is then the one
+// the unit runs, so each run builds its network once. A job whose first
+// unit is not run (resumed, or in another shard) drops it when its first
+// unit that is run starts. The paper modes are not built again here:
+// configs.Load has already built their point 0 (configs' engineCheck) and
+// refused the file there, and the seed, the only thing cmd may change
+// since, never makes an engine refuse.
 func engineUnitFunc(exps []*configs.Experiment) (sweep.Func, error) {
+	first := make([]runner, len(exps))
+	for j, e := range exps {
+		if e.Mode != "network" {
+			continue
+		}
+		run, err := newRunner(e, 0, sweep.UnitSeed(e.Seed, 0, 0))
+		if err != nil {
+			return nil, fmt.Errorf("%s: the %s engine refuses this config: %w", e.File, e.Mode, err)
+		}
+		first[j] = run
+	}
+	var mu sync.Mutex
+	return func(ctx context.Context, u sweep.Unit) (sweep.Outcome, error) {
+		mu.Lock()
+		run := first[u.Job]
+		first[u.Job] = nil // units start in index order: (job, 0, 0) first if it runs at all
+		mu.Unlock()
+		if run == nil || u.Point != 0 || u.Replication != 0 {
+			var err error
+			if run, err = newRunner(exps[u.Job], u.Point, u.Seed); err != nil {
+				return sweep.Outcome{}, err
+			}
+		}
+		return run(ctx)
+	}, nil
+}
+
+// memoryLimit reads the memory this process may use; tests replace it.
+var memoryLimit = func() (sysmem.Limit, error) { return sysmem.Read("/") }
+
+// checkMemory estimates the memory of every mode-network experiment's
+// network (network.EstimateMemory, at its first point) before anything is
+// built, and refuses, naming the estimate and the limit, one that cannot
+// fit in this machine's memory (or its cgroup's limit) even alone: errs,
+// exit 3, an impossible config. A network that fits the machine but not the
+// memory free now is refused with busy (exit 4): building it would push the
+// machine into swap or the OOM killer, with every other process on it. It
+// returns the largest estimate and the limit, for fitWorkers; where the
+// memory cannot be read (not Linux) nothing is refused.
+func checkMemory(exps []*configs.Experiment) (peak int64, limit sysmem.Limit, errs []error, busy error) {
+	limit, err := memoryLimit()
+	if err != nil {
+		return 0, sysmem.Limit{}, nil, nil
+	}
 	for _, e := range exps {
 		if e.Mode != "network" {
 			continue
 		}
-		if _, err := newRunner(e, 0, e.Seed); err != nil {
-			return nil, fmt.Errorf("%s: the %s engine refuses this config: %w", e.File, e.Mode, err)
-		}
-	}
-	return func(ctx context.Context, u sweep.Unit) (sweep.Outcome, error) {
-		run, err := newRunner(exps[u.Job], u.Point, u.Seed)
+		cfg, err := e.NetworkConfig(0, e.Seed)
 		if err != nil {
-			return sweep.Outcome{}, err
+			continue // the engine check reports it
 		}
-		return run(ctx)
-	}, nil
+		m, err := network.EstimateMemory(cfg)
+		if err != nil {
+			continue
+		}
+		mib := float64(m.Peak) / (1 << 20)
+		switch {
+		case m.Peak > limit.Bytes:
+			errs = append(errs, e.ErrorAt("network", "the network needs an estimated %.0f MiB to build (%s), more than the %s this process may use; make it smaller (fewer routers, VCs or buffer slots)",
+				mib, m, limit))
+			continue
+		case limit.Available > 0 && m.Peak > limit.Available && busy == nil:
+			busy = fmt.Errorf("%s: the network needs an estimated %.0f MiB to build (%s) and only %.0f MiB of the %s is free now; nothing was run",
+				e.File, mib, m, float64(limit.Available)/(1<<20), limit)
+		}
+		peak = max(peak, m.Peak)
+	}
+	return peak, limit, errs, busy
+}
+
+// fitWorkers lowers workers so that that many networks of peak bytes fit
+// in the memory free now (else in the limit), saying so on stderr.
+func fitWorkers(workers int, peak int64, limit sysmem.Limit, stderr io.Writer) int {
+	free := limit.Available
+	if free <= 0 {
+		free = limit.Bytes
+	}
+	if peak <= 0 || free <= 0 || int64(workers)*peak <= free {
+		return workers
+	}
+	w := int(max(free/peak, 1))
+	fmt.Fprintf(stderr, "flitsim: running %d networks at once instead of %d: each needs an estimated %.0f MiB and %.0f MiB is free\n",
+		w, workers, float64(peak)/(1<<20), float64(free)/(1<<20))
+	return w
 }
 
 // noNumber marks an Outcome column the mode does not measure: the sweep

@@ -71,6 +71,17 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		jobs[i] = sweep.Job{Name: e.Name, Hash: e.Hash(), Seed: e.Seed, RateUnit: e.Sweep.Unit, Rates: e.Sweep.Rates,
 			Replications: e.Run.Replications, Cost: unitCosts(e)}
 	}
+	peak, limit, errs, busy := checkMemory(exps)
+	if len(errs) > 0 {
+		for _, e := range errs {
+			fmt.Fprintln(stderr, e)
+		}
+		return withCode(exitConfig, fmt.Errorf("%d config(s) too large for this machine; nothing was run", len(errs)))
+	}
+	if busy != nil {
+		return withCode(exitRuntime, busy)
+	}
+	*workers = fitWorkers(*workers, peak, limit, stderr)
 	fn, err := unitFunc(exps)
 	if err != nil {
 		return withCode(exitConfig, err)

@@ -41,16 +41,26 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		return err
 	}
 	setups, jobs, errs := validateSetups(fs.Args())
+	var nets []*configs.Experiment
 	for _, s := range setups {
 		if len(s.Models) == 0 {
 			errs = append(errs, fmt.Errorf("%s: no models: listed; there is nothing to validate", s.Name))
 		}
+		if s.Network != nil {
+			nets = append(nets, s.Network)
+		}
 	}
+	peak, limit, memErrs, busy := checkMemory(nets)
+	errs = append(errs, memErrs...)
+	*workers = fitWorkers(*workers, peak, limit, stderr)
 	if len(errs) > 0 {
 		for _, e := range errs {
 			fmt.Fprintln(stderr, e)
 		}
 		return withCode(exitConfig, fmt.Errorf("%d config(s) refused; nothing was run", len(errs)))
+	}
+	if busy != nil {
+		return withCode(exitRuntime, busy)
 	}
 	if *modelTimeout <= 0 {
 		return withCode(exitUsage, fmt.Errorf("validate: --model-timeout %s, want > 0", *modelTimeout))

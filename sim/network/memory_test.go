@@ -1,0 +1,103 @@
+package network
+
+import (
+	"runtime"
+	"testing"
+
+	"github.com/flitsim/flitsim/router"
+	"github.com/flitsim/flitsim/topology"
+)
+
+// measureNew returns the heap bytes New(cfg) leaves allocated, read from
+// runtime.MemStats around the build (collected before and after).
+func measureNew(t *testing.T, cfg Config) int64 {
+	t.Helper()
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	n, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(n)
+	return int64(after.HeapAlloc) - int64(before.HeapAlloc)
+}
+
+// TestEstimateMemory pins EstimateMemory against what New really
+// allocates (runtime.MemStats) on networks from 16 to 4,096 routers,
+// shallow and deep buffers, planed and not: the estimate must lie within
+// 15 % of the measurement (the allocator's size classes and the small
+// structures it leaves out account for the rest).
+func TestEstimateMemory(t *testing.T) {
+	torus := func(k, n, vcs, depth int) Config {
+		c := SpeedConfig(k, 0.1)
+		c.Topology.N = n
+		c.Router.VCs, c.Router.BufferDepth = vcs, depth
+		return c
+	}
+	mesh := torus(8, 2, 4, 4)
+	mesh.Topology.Kind = topology.Mesh
+	cube := torus(2, 8, 2, 8)
+	cube.Topology = topology.Spec{Kind: topology.Hypercube, N: 8}
+	alone := torus(8, 2, 16, 8) // 16 VCs: more than a plane serves
+	adaptive := torus(8, 2, 4, 8)
+	adaptive.Routing, adaptive.EscapeVCs = RoutingAdaptive, 2
+	cases := []struct {
+		name string
+		cfg  Config
+	}{
+		{"torus 4x4 2x8", torus(4, 2, 2, 8)},
+		{"torus 8x8 2x8", torus(8, 2, 2, 8)},
+		{"torus 16x16 2x8", torus(16, 2, 2, 8)},
+		{"torus 64x64 2x4", torus(64, 2, 2, 4)},
+		{"torus 4x4 8x1024", torus(4, 2, 8, 1024)},
+		{"mesh 8x8 4x4", mesh},
+		{"hypercube 2^8", cube},
+		{"torus 8x8 16 VCs, no plane", alone},
+		{"torus 8x8 adaptive", adaptive},
+	}
+	if testing.Short() {
+		cases = cases[:5]
+	}
+	for _, c := range cases {
+		est, err := EstimateMemory(c.cfg)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		got := measureNew(t, c.cfg)
+		ratio := float64(est.Bytes) / float64(got)
+		t.Logf("%-28s routers %5d  per router %7d B  estimate %11d B  measured %11d B  ratio %.3f", c.name, est.Routers, est.PerRouter, est.Bytes, got, ratio)
+		if ratio < 0.85 || ratio > 1.15 {
+			t.Errorf("%s: estimate %d B, measured %d B (ratio %.3f), want within 15%%", c.name, est.Bytes, got, ratio)
+		}
+	}
+}
+
+// TestEstimateMemoryHuge checks that the configs of the issue that cannot
+// fit are priced without building anything: a 4×4 torus with 64 VCs ×
+// 65,536-flit buffers and a 2^20-router hypercube.
+func TestEstimateMemoryHuge(t *testing.T) {
+	deep := SpeedConfig(4, 0.1)
+	deep.Router.VCs, deep.Router.BufferDepth = 64, 65536
+	m, err := EstimateMemory(deep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 16 routers × 5 ports × 64 VCs × 65,536 slots × 32 bytes, and not in a plane.
+	want := int64(16 * 5 * 64 * 65536 * 32)
+	if m.Bytes < want || m.Bytes > want+want/50 {
+		t.Errorf("deep buffers: %d B, want about %d B", m.Bytes, want)
+	}
+	big := SpeedConfig(2, 0.1)
+	big.Topology = topology.Spec{Kind: topology.Hypercube, N: 20}
+	m, err = EstimateMemory(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Routers != 1<<20 || m.PerRouter < int64(router.MemoryBytes(21, big.Router, 1, false)) || m.Bytes < int64(m.Routers)*m.PerRouter {
+		t.Errorf("2^20 hypercube: %+v", m)
+	}
+	t.Logf("deep: %s; 2^20 hypercube: %s", func() string { m, _ := EstimateMemory(deep); return m.String() }(), m)
+}
