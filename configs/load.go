@@ -335,6 +335,15 @@ func (e *Experiment) resolvePreset(r *reporter) {
 	if !r.set("router.tie_break") {
 		e.Router.TieBreak = p.Ties.String()
 	}
+	if !r.set("router.vc_allocator") {
+		e.Router.VCAllocator = p.VCAllocator
+	}
+	if !r.set("router.switch_allocator") {
+		e.Router.SwitchAllocator = p.SwitchAllocator
+	}
+	if !r.set("router.alloc_iterations") {
+		e.Router.AllocIterations = p.AllocIterations
+	}
 	if !r.set("router.dateline") {
 		e.Router.Dateline = "per-hop"
 		if p.HoldClass && !isGraph(e.Network.Topology) { // a dateline class exists on rings only

@@ -195,6 +195,15 @@ type Router struct {
 	// (network.PresetFor): "booksim-iq" mirrors BookSim 2's input-queued
 	// router. Keys written in the file override the preset.
 	Preset string `yaml:"preset" json:"preset,omitempty"`
+	// VCAllocator and SwitchAllocator name the allocators of package
+	// router/alloc ("islip", "wavefront", "separable-input-first",
+	// "separable-output-first"); empty, the default, is the built-in
+	// separable input-first round robin of the fast path. AllocIterations
+	// is iSLIP's number of iterations (0 means 1). Left out of the
+	// canonical encoding when unset.
+	VCAllocator     string `yaml:"vc_allocator" json:"vc_allocator,omitempty"`
+	SwitchAllocator string `yaml:"switch_allocator" json:"switch_allocator,omitempty"`
+	AllocIterations int    `yaml:"alloc_iterations" json:"alloc_iterations,omitempty"`
 }
 
 // Switching is the switching technique.

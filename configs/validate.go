@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/flitsim/flitsim/router/alloc"
 	"github.com/flitsim/flitsim/sim"
 	"github.com/flitsim/flitsim/sim/closed"
 	"github.com/flitsim/flitsim/sim/delta"
@@ -309,6 +310,13 @@ func validateRouter(e *Experiment, r *reporter, topoOK bool) {
 	if rt.Dateline != "" {
 		oneOf(r, "router.dateline", rt.Dateline, "per-hop", "hold")
 	}
+	if rt.VCAllocator != "" {
+		oneOf(r, "router.vc_allocator", rt.VCAllocator, alloc.Names...)
+	}
+	if rt.SwitchAllocator != "" {
+		oneOf(r, "router.switch_allocator", rt.SwitchAllocator, alloc.Names...)
+	}
+	intRange(r, "router.alloc_iterations", rt.AllocIterations, 0, 64)
 	if isGraph(e.Network.Topology) {
 		if rt.Dateline == "hold" {
 			r.errorf("router.dateline", "hold keeps the dateline class through a ring: it applies to rings and tori, not to a %s", e.Network.Topology)

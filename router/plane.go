@@ -153,6 +153,8 @@ func planeRefusal(ports int, cfg Config) error {
 		return fmt.Errorf("router: a plane serves up to %d ports and %d VCs, not %d x %d", MaxPlanePorts, MaxPlaneVCs, ports, cfg.VCs)
 	case cfg.Switching == Scouting && cfg.ScoutingDistance > 0:
 		return fmt.Errorf("router: scouting headers (ScoutingDistance %d) need each router's own allocator", cfg.ScoutingDistance)
+	case cfg.VCAllocator != "" || cfg.SwitchAllocator != "":
+		return fmt.Errorf("router: allocators %q/%q run on each router's own path (package alloc); a plane has the built-in separable input-first ones", cfg.VCAllocator, cfg.SwitchAllocator)
 	}
 	return nil
 }

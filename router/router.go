@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"math/bits"
 	"math/rand/v2"
+	"slices"
+
+	"github.com/flitsim/flitsim/router/alloc"
 
 	"github.com/flitsim/flitsim/sim"
 )
@@ -75,6 +78,21 @@ type Config struct {
 	// VC may take an adaptive VC again at the next router.
 	StickyEscape bool
 
+	// VCAllocator and SwitchAllocator name allocators of package alloc
+	// ("islip", "wavefront", "separable-input-first",
+	// "separable-output-first") for VC and switch allocation, with
+	// AllocIterations the iterations of iSLIP (0 means 1). Empty, the
+	// default, is the built-in separable input-first round robin of the
+	// package documentation, which a Plane runs too; a named allocator
+	// runs on each router's own path (Step), more slowly. A VC allocator
+	// serves routers of at most 64 VCs in all (ports x VCs) and applies
+	// to single-candidate routing (adaptive selection and scouting keep
+	// their own input stage). The switch allocator matches input ports
+	// with output ports; each input port offers, per output port, its
+	// first eligible VC at or after its round-robin pointer.
+	VCAllocator, SwitchAllocator string
+	AllocIterations              int
+
 	// ScoutingDistance is K of scouting switching (>= 0, Scouting only):
 	// the first data flit may leave a router only while the header has
 	// reserved at least K links beyond the one it is about to take. K = 0
@@ -100,6 +118,13 @@ func (c Config) Validate() error {
 		return fmt.Errorf("router: ScoutingDistance = %d, want >= 0", c.ScoutingDistance)
 	case c.ScoutingDistance > 0 && c.Switching != Scouting:
 		return fmt.Errorf("router: ScoutingDistance = %d needs scouting switching, not %s", c.ScoutingDistance, c.Switching)
+	case c.AllocIterations < 0:
+		return fmt.Errorf("router: AllocIterations = %d, want >= 0", c.AllocIterations)
+	}
+	for _, a := range []string{c.VCAllocator, c.SwitchAllocator} {
+		if a != "" && !slices.Contains(alloc.Names, a) {
+			return fmt.Errorf("router: unknown allocator %q (want one of %v)", a, alloc.Names)
+		}
 	}
 	return nil
 }
@@ -296,6 +321,13 @@ type Router struct {
 	portOf []uint8 // per input VC: its port (no division on the hot path)
 	vcOf   []uint8 // per input VC: its index within the port
 
+	// Allocators of package alloc (Config.VCAllocator, SwitchAllocator),
+	// nil for the built-in ones, with their request and grant scratch.
+	vaAlloc, swAlloc alloc.Allocator
+	allocReq         []uint64
+	allocGrant       []int
+	swVC             []int8 // per input port p and output port q: the VC p offers q (p*ports+q)
+
 	// scratch, reused every cycle
 	cand      []Candidate
 	vaReq     []int32 // per output VC: its first requester this cycle, -1 none
@@ -337,6 +369,9 @@ func New(id, ports int, cfg Config, ejectVCs, classes int, route RouteFunc, rng 
 		up: make([]upLink, ports),
 	}
 	r.noInfiniteCreditsAt = r.local * r.vcs
+	if err := r.newAllocators(); err != nil {
+		return nil, err
+	}
 	r.classLo = make([]int32, classes+1)
 	for c := range r.classLo {
 		r.classLo[c] = int32(c * cfg.VCs / classes)
@@ -642,7 +677,11 @@ func (r *Router) Step(now sim.Cycle) int {
 		return 0
 	}
 	if r.waitingVA > 0 {
-		r.allocateVCs(now)
+		if r.vaAlloc != nil {
+			r.allocateVCsWith(now)
+		} else {
+			r.allocateVCs(now)
+		}
 	}
 	return r.allocateSwitch(now)
 }
@@ -725,21 +764,7 @@ func (r *Router) allocateVCs(now sim.Cycle) (retry bool) {
 			if ivc.state != vcRouting || ivc.outVC != o {
 				continue
 			}
-			ivc.state = vcActive
-			ivc.readyAt = now + sim.Cycle(r.cfg.VCAllocDelay)
-			if r.rich {
-				ivc.outPort = int16(o / int32(r.vcs))
-			}
-			r.own(o, i, int32(ivc.outPort), now)
-			r.waitingVA--
-			if r.scout != nil {
-				r.headerGranted(int(i), o, now)
-			}
-			r.mark(int(r.portOf[i]), int(r.vcOf[i]))
-			if pl := r.plane; pl != nil {
-				r.pword.dirQ[i&63][ivc.outPort&7] |= r.pbit
-				pl.at(ivc.readyAt, r, i)
-			}
+			r.grantVC(i, o, now)
 			r.ovPtr[o] = i + 1
 			if r.ovPtr[o] == n {
 				r.ovPtr[o] = 0
@@ -752,6 +777,27 @@ func (r *Router) allocateVCs(now sim.Cycle) (retry bool) {
 	// Requests that lost are forgotten (outVC is reset at the next
 	// allocation); their pointers stay.
 	return r.waitingVA > notReady && (!waitsForRelease || requests > 0)
+}
+
+// grantVC gives output VC o to input VC i, waiting for VC allocation, in
+// cycle now.
+func (r *Router) grantVC(i, o int32, now sim.Cycle) {
+	ivc := &r.in[i]
+	ivc.state, ivc.outVC = vcActive, o
+	ivc.readyAt = now + sim.Cycle(r.cfg.VCAllocDelay)
+	if r.rich {
+		ivc.outPort = int16(o / int32(r.vcs))
+	}
+	r.own(o, i, int32(ivc.outPort), now)
+	r.waitingVA--
+	if r.scout != nil {
+		r.headerGranted(int(i), o, now)
+	}
+	r.mark(int(r.portOf[i]), int(r.vcOf[i]))
+	if pl := r.plane; pl != nil {
+		r.pword.dirQ[i&63][ivc.outPort&7] |= r.pbit
+		pl.at(ivc.readyAt, r, i)
+	}
 }
 
 // requestVC records input VC i's request for output VC o in the VC
@@ -772,6 +818,9 @@ func (r *Router) requestVC(i int, o int32) {
 // held in locals, per-port state is indexed by port & 63 and shift counts
 // are masked, so the compiler emits no bounds or shift checks for them.
 func (r *Router) allocateSwitch(now sim.Cycle) (moved int) {
+	if r.swAlloc != nil {
+		return r.allocateSwitchWith(now)
+	}
 	in := r.in
 	slots := r.slots
 	depth := int32(r.depth)

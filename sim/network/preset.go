@@ -27,6 +27,11 @@ type Preset struct {
 	InjectionLatency int
 	EjectionLatency  int
 
+	// VCAllocator, SwitchAllocator and AllocIterations are the router's
+	// allocators (router.Config; package router/alloc).
+	VCAllocator, SwitchAllocator string
+	AllocIterations              int
+
 	Ties        topology.Ties
 	HoldClass   bool // router.Config.HoldClass: the dateline class is held through a ring
 	IncludeSelf bool // uniform traffic: a source may pick itself
@@ -48,6 +53,9 @@ type Preset struct {
 //     injection channel: InjectionLatency 2, EjectionLatency 1 (zero-load
 //     latency 3 + 4(H+1) + L·H + P - 1 for H links of L cycles and P-flit
 //     packets, measured on BookSim);
+//   - vc_allocator = sw_allocator = islip, alloc_iters = 1: iSLIP with
+//     one iteration for VC and switch allocation (router/alloc; these run
+//     on each router's own path, not on the fast plane);
 //   - dim_order ties at an offset of k/2 split at random per packet
 //     (topology.TiesBalanced);
 //   - the dateline class a packet takes on entering a ring is held until
@@ -62,6 +70,7 @@ func BookSimIQ(kind topology.Kind) Preset {
 	return Preset{
 		RoutingDelay: 1, VCAllocDelay: 1, SwitchAllocDelay: 1, SwitchTraversalDelay: 1,
 		LinkLatency: link, CreditDelay: link, InjectionLatency: 2, EjectionLatency: 1,
+		VCAllocator: "islip", SwitchAllocator: "islip", AllocIterations: 1,
 		Ties: topology.TiesBalanced, HoldClass: true, IncludeSelf: true,
 	}
 }
@@ -81,6 +90,7 @@ func (p Preset) Apply(c *Config) {
 	c.Router.SwitchAllocDelay, c.Router.SwitchTraversalDelay = p.SwitchAllocDelay, p.SwitchTraversalDelay
 	c.LinkLatency, c.CreditDelay = p.LinkLatency, p.CreditDelay
 	c.InjectionLatency, c.EjectionLatency = p.InjectionLatency, p.EjectionLatency
+	c.Router.VCAllocator, c.Router.SwitchAllocator, c.Router.AllocIterations = p.VCAllocator, p.SwitchAllocator, p.AllocIterations
 	c.Ties = p.Ties
 	c.Router.HoldClass = p.HoldClass
 	c.Pattern.IncludeSelf = p.IncludeSelf

@@ -1,0 +1,132 @@
+package router
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/flitsim/flitsim/router/alloc"
+	"github.com/flitsim/flitsim/sim"
+)
+
+// newAllocators builds the allocators Config names (package alloc); the
+// built-in ones need nothing.
+func (r *Router) newAllocators() error {
+	iters := max(r.cfg.AllocIterations, 1)
+	n := len(r.in)
+	if name := r.cfg.VCAllocator; name != "" {
+		if n > alloc.MaxSize {
+			return fmt.Errorf("router: VC allocator %s serves up to %d VCs in all, the router has %d", name, alloc.MaxSize, n)
+		}
+		a, err := alloc.New(name, n, n, iters)
+		if err != nil {
+			return err
+		}
+		r.vaAlloc = a
+	}
+	if name := r.cfg.SwitchAllocator; name != "" {
+		a, err := alloc.New(name, r.ports, r.ports, iters)
+		if err != nil {
+			return err
+		}
+		r.swAlloc = a
+		r.swVC = make([]int8, r.ports*r.ports)
+	}
+	if r.vaAlloc != nil || r.swAlloc != nil {
+		r.allocReq = make([]uint64, max(n, r.ports))
+		r.allocGrant = make([]int, max(n, r.ports))
+	}
+	return nil
+}
+
+// allocateVCsWith is VC allocation by the allocator of Config.VCAllocator:
+// every header past its routing delay requests every free admissible
+// output VC (with room for the whole packet under cut-through), as
+// BookSim 2's iq_router does, and the allocator matches input VCs with
+// output VCs. Adaptive selection and scouting keep their own input stage
+// (selectVC): their one request per header goes through the allocator.
+func (r *Router) allocateVCsWith(now sim.Cycle) {
+	n := len(r.in)
+	req := r.allocReq[:n]
+	clear(req)
+	for ports := r.vaPorts; ports != 0; ports &= ports - 1 {
+		p := bits.TrailingZeros64(ports)
+		for m := r.port[p&63].vaMask; m != 0; m &= m - 1 {
+			i := p*r.vcs + bits.TrailingZeros64(m)
+			ivc := &r.in[i]
+			ivc.outVC = -1
+			if ivc.readyAt > now {
+				continue
+			}
+			if r.rich {
+				if o := r.selectVC(i, r.cutThrough, now); o >= 0 {
+					req[i] = 1 << uint(o)
+				}
+				continue
+			}
+			var need int32
+			if r.cutThrough && int(ivc.outPort) != r.local {
+				need = r.slots[i*r.depth+int(ivc.head)].flit.Len
+			}
+			for o := int32(ivc.vcLo); o < int32(ivc.vcHi); o++ {
+				if r.ovOwner[o] < 0 && (need == 0 || r.hasCredits(int32(ivc.outPort), o, need, now)) {
+					req[i] |= 1 << uint(o)
+				}
+			}
+		}
+	}
+	grant := r.allocGrant[:n]
+	r.vaAlloc.Allocate(req, grant)
+	for i, o := range grant {
+		if o >= 0 {
+			r.grantVC(int32(i), int32(o), now)
+		}
+	}
+}
+
+// allocateSwitchWith is switch allocation by the allocator of
+// Config.SwitchAllocator, followed by switch traversal of the winners:
+// each input port offers, for every output port, its first eligible VC at
+// or after its pointer that requests it; the allocator matches input ports
+// with output ports; a winning port's pointer moves past the VC that won.
+func (r *Router) allocateSwitchWith(now sim.Cycle) (moved int) {
+	P := r.ports
+	req := r.allocReq[:P]
+	clear(req)
+	vcs := uint(r.vcs)
+	for ports := r.saPorts; ports != 0; ports &= ports - 1 {
+		p := uint(bits.TrailingZeros64(ports))
+		ps := &r.port[p&63]
+		k := uint(ps.saInPtr)
+		for m := rotate(ps.saMask, k, vcs, r.vcMask); m != 0; m &= m - 1 {
+			v := wrap(k+uint(bits.TrailingZeros64(m)), vcs)
+			i := int32(p*vcs + v)
+			ivc := &r.in[i]
+			if ivc.readyAt > now || r.slots[i*int32(r.depth)+ivc.head].at > now {
+				continue
+			}
+			if !r.hasCredits(int32(ivc.outPort), ivc.outVC, 1, now) {
+				continue
+			}
+			if r.saf && !r.arrived(int(i), ivc.remain, now) {
+				continue
+			}
+			q := uint(ivc.outPort)
+			if req[p]>>q&1 == 0 {
+				req[p] |= 1 << q
+				r.swVC[int(p)*P+int(q)] = int8(v)
+			}
+		}
+	}
+	grant := r.allocGrant[:P]
+	r.swAlloc.Allocate(req, grant)
+	for p, q := range grant {
+		if q < 0 {
+			continue
+		}
+		v := uint(r.swVC[p*P+q])
+		r.port[p&63].saInPtr = int32(wrap(v+1, vcs))
+		r.traverse(p*r.vcs+int(v), now)
+		moved++
+	}
+	return moved
+}
