@@ -215,9 +215,9 @@ func TestValidationConfigs(t *testing.T) {
 // TestStickyEscape measures router.Config.StickyEscape, BookSim 2's rule
 // that a packet on an escape VC stays there: on the 4x4 mesh under
 // transpose traffic (escape VC 0 is dimension order, the worst routing
-// for transpose) it lowers flitsim's saturation throughput from about
-// 0.83 to about 0.66 flits/node/cycle, towards BookSim's 0.62
-// (docs/booksim.md).
+// for transpose) it lowers flitsim's saturation throughput (preset
+// booksim-iq, iSLIP allocators) from about 0.82 to about 0.72
+// flits/node/cycle, towards BookSim's 0.62 (docs/booksim.md).
 func TestStickyEscape(t *testing.T) {
 	ref, err := Load()
 	if err != nil {
@@ -232,7 +232,7 @@ func TestStickyEscape(t *testing.T) {
 		return rows[len(rows)-1].Flitsim
 	}
 	duato, sticky := sat(false), sat(true)
-	if !(duato > 0.78 && sticky < 0.70 && sticky > 0.6) {
-		t.Errorf("saturation throughput %.3f (Duato), %.3f (sticky escape); want about 0.83 and 0.66", duato, sticky)
+	if !(duato > 0.78 && sticky < 0.76 && sticky > 0.6) {
+		t.Errorf("saturation throughput %.3f (Duato), %.3f (sticky escape); want about 0.82 and 0.72", duato, sticky)
 	}
 }
