@@ -134,6 +134,10 @@ func TestGraphRunDeterministicAndAllocationFree(t *testing.T) {
 			Rate: 0.05, Length: LengthSpec{Flits: 4}, Seed: 7}
 		cfg.Run.MaxCycles = 200000
 		cfg.Run.TargetRelCI = 0.05
+		if testing.Short() {
+			cfg.Run.Period, cfg.Run.MaxWarmup, cfg.Run.MinMeasure = 500, 5000, 5000
+			cfg.Run.TargetRelCI = 0.1
+		}
 		run := func() Result {
 			n, err := New(cfg)
 			if err != nil {
