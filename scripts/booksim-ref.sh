@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # booksim-ref.sh: regenerate flitsim's BookSim 2 reference data.
 #
-#   BOOKSIM=/path/to/booksim [BOOKSIM_COMMIT=<sha>] scripts/booksim-ref.sh [CONFIG...]
+#   BOOKSIM=/path/to/booksim [BOOKSIM_COMMIT=<sha>] [REF=dir] scripts/booksim-ref.sh [CONFIG...]
 #
 # Runs an already-built BookSim 2 binary (given by path; this repository
 # does not build BookSim, by rule: build it yourself from its public source,
@@ -26,7 +26,7 @@ set -euo pipefail
 : "${BOOKSIM:?set BOOKSIM to the path of a built BookSim 2 binary}"
 [ -x "$BOOKSIM" ] || { echo "booksim-ref: $BOOKSIM is not an executable" >&2; exit 2; }
 here=$(cd "$(dirname "$0")/.." && pwd)
-ref="$here/validation/booksim/ref"
+ref=${REF:-"$here/validation/booksim/ref"} # REF=validation/booksim/graph: the graph networks' set (docs/booksim.md#graph-networks)
 commit=${BOOKSIM_COMMIT:-$(git -C "$(dirname "$BOOKSIM")" rev-parse HEAD 2>/dev/null || echo unknown)}
 FRACTIONS=${FRACTIONS:-"0.05 0.3 0.5 0.7 0.8 0.9"}
 SEEDS=${SEEDS:-"1 2 3"}
