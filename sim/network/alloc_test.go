@@ -24,7 +24,7 @@ func TestNamedAllocators(t *testing.T) {
 			Router:   router.Config{VCs: 2, BufferDepth: 4, VCAllocator: va, SwitchAllocator: sw, AllocIterations: 2},
 			Pattern:  traffic.PatternSpec{Name: traffic.Uniform},
 			Rate:     0.08, Length: LengthSpec{Flits: 4}, Seed: 3, Debug: true,
-			Run: sim.RunControl{Warmup: 2000, MinMeasure: 8000, MaxCycles: 10000, TargetRelCI: -1},
+			Run: sim.RunControl{Period: 500, Warmup: 2000, MinMeasure: 8000, MaxCycles: 10000, TargetRelCI: -1},
 		}
 		n, err := New(cfg)
 		if err != nil {
