@@ -269,6 +269,12 @@ func vcsOf(ids []int, classes int) []VC {
 	return out
 }
 
+// FindCycle returns the vertices of one cycle of a directed graph on
+// vertices 0..n-1, or nil if it is acyclic (see findCycle): the cycle
+// search that Check and CheckEscape use, for other checkers (package
+// topology/graph).
+func FindCycle(n int, next, target func(u, j int) int) []int { return findCycle(n, next, target) }
+
 // findCycle returns the vertices of one cycle of a graph on vertices
 // 0..n-1, or nil if it is acyclic, by an iterative depth-first search (no
 // recursion, so 4096-router networks with tens of thousands of VCs are

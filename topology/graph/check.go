@@ -7,6 +7,7 @@ import (
 
 	"github.com/emirpasic/gods/v2/maps/hashmap"
 	"github.com/emirpasic/gods/v2/sets/hashset"
+	"github.com/flitsim/flitsim/topology"
 )
 
 // VC names a virtual-channel class on a channel: a vertex of the
@@ -203,47 +204,23 @@ func Check(n *Network, r Routing) Verdict {
 }
 
 // findCycle returns the vertices of one cycle of the directed graph adj,
-// or nil when it is acyclic (iterative depth-first search).
+// or nil when it is acyclic (topology.FindCycle's depth-first search).
 func findCycle(adj [][]int32) []int32 {
-	color := make([]uint8, len(adj))
-	type frame struct {
-		u int32
-		k int
-	}
-	var stack []frame
-	for root := range adj {
-		if color[root] != 0 {
-			continue
+	next := func(u, j int) int {
+		if j < len(adj[u]) {
+			return j
 		}
-		color[root] = 1
-		stack = append(stack[:0], frame{int32(root), 0})
-		for len(stack) > 0 {
-			top := &stack[len(stack)-1]
-			if top.k >= len(adj[top.u]) {
-				color[top.u] = 2
-				stack = stack[:len(stack)-1]
-				continue
-			}
-			w := adj[top.u][top.k]
-			top.k++
-			switch color[w] {
-			case 0:
-				color[w] = 1
-				stack = append(stack, frame{w, 0})
-			case 1:
-				i := len(stack) - 1
-				for stack[i].u != w {
-					i--
-				}
-				cycle := make([]int32, 0, len(stack)-i)
-				for _, f := range stack[i:] {
-					cycle = append(cycle, f.u)
-				}
-				return cycle
-			}
-		}
+		return -1
 	}
-	return nil
+	c := topology.FindCycle(len(adj), next, func(u, j int) int { return int(adj[u][j]) })
+	if c == nil {
+		return nil
+	}
+	out := make([]int32, len(c))
+	for i, u := range c {
+		out[i] = int32(u)
+	}
+	return out
 }
 
 // FormatCycle names the VCs of a dependency cycle, e.g.
