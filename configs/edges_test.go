@@ -111,3 +111,34 @@ func TestMissingKeyPosition(t *testing.T) {
 		t.Errorf("got %v, want m.yaml:3:1 naming traffic.length", err)
 	}
 }
+
+// TestDeadlockCyclesBounds checks run.deadlock_cycles against the
+// network: below the longest round trip (here 1+1+1+10+4+1 = 18 cycles) it
+// is refused, naming the round trip; a set value above max_cycles is
+// refused; the round trip itself and the default are accepted.
+func TestDeadlockCyclesBounds(t *testing.T) {
+	src := func(dc string) string {
+		return "name: d\nnetwork: {topology: torus, radix: 4, dimensions: 2, link_latency: 10, credit_delay: 4}\n" +
+			"router: {routing_delay: 1, vc_alloc_delay: 1, switch_alloc_delay: 1}\ntraffic: {length: {flits: 4}}\n" +
+			"sweep: {unit: flits/node/cycle, rates: [0.01]}\nrun: {max_cycles: 100000" + dc + "}\n"
+	}
+	for _, c := range []struct {
+		dc   string
+		frag string // "" : accepted
+	}{
+		{", deadlock_cycles: 10", "10 is below the network's longest round trip of 18 cycles"},
+		{", deadlock_cycles: 17", "17 is below the network's longest round trip of 18 cycles"},
+		{", deadlock_cycles: 18", ""},
+		{"", ""},
+		{", deadlock_cycles: 100000", ""},
+		{", deadlock_cycles: 1000000000", "1000000000 exceeds run.max_cycles 100000"},
+	} {
+		_, err := Parse("d.yaml", []byte(src(c.dc)))
+		switch {
+		case c.frag == "" && err != nil:
+			t.Errorf("%q: %v, want accepted", c.dc, err)
+		case c.frag != "" && (err == nil || !strings.Contains(err.Error(), "d.yaml:6:") || !strings.Contains(err.Error(), "run.deadlock_cycles: "+c.frag)):
+			t.Errorf("%q: %v, want d.yaml:6:...: run.deadlock_cycles: %s", c.dc, err, c.frag)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/flitsim/flitsim/router"
+	"github.com/flitsim/flitsim/sim"
 	"github.com/flitsim/flitsim/sim/network"
 	"github.com/flitsim/flitsim/topology"
 	"github.com/flitsim/flitsim/topology/multistage"
@@ -102,4 +103,34 @@ func (e *Experiment) NetworkConfig(point int, seed uint64) (network.Config, erro
 		Seed: seed,
 		Run:  e.runControl(),
 	}, nil
+}
+
+// checkDeadlockCycles checks run.deadlock_cycles (rc: the run control with
+// the engine's defaults filled in) against the network: at least its
+// longest round trip (network.Config.RoundTrip: routing, VC and switch
+// allocation, switch traversal, the slowest link and the credit's return),
+// or a network waiting on its own pipeline at a light load would be called
+// deadlocked; and, when set, at most run.max_cycles, or the rule could
+// never fire (the default may exceed a short max_cycles: the end-of-run
+// stall rule, network.Config.DeadlockStall, still reports a deadlock).
+func checkDeadlockCycles(e *Experiment, r *reporter, rc sim.RunControl) {
+	cfg, err := e.NetworkConfig(0, e.Seed)
+	if err != nil {
+		return
+	}
+	key := "run.deadlock_cycles"
+	rt := cfg.RoundTrip()
+	set := ""
+	if !r.set(key) {
+		set = " (the default)"
+	}
+	switch {
+	case rc.DeadlockCycles < rt:
+		r.errorf(key, "%d%s is below the network's longest round trip of %d cycles (routing %d + VC allocation %d + switch allocation %d + traversal %d + slowest link %d + credit %d + 1): a network waiting on its own pipeline would be reported deadlocked; use at least %d",
+			rc.DeadlockCycles, set, rt, cfg.Router.RoutingDelay, cfg.Router.VCAllocDelay, cfg.Router.SwitchAllocDelay, cfg.Router.SwitchTraversalDelay,
+			int64(rt)-int64(cfg.Router.RoutingDelay+cfg.Router.VCAllocDelay+cfg.Router.SwitchAllocDelay+cfg.Router.SwitchTraversalDelay+max(cfg.CreditDelay, 1)+1), max(cfg.CreditDelay, 1), rt)
+	case rc.DeadlockCycles > rc.MaxCycles && set == "":
+		r.errorf(key, "%d%s exceeds run.max_cycles %d: a deadlock could never be declared during the run (the end-of-run rule calls a stall of min(deadlock_cycles, 4 round trips) a deadlock anyway); use at most %d",
+			rc.DeadlockCycles, set, rc.MaxCycles, rc.MaxCycles)
+	}
 }

@@ -169,7 +169,7 @@ func (n *Network) Run(ctx context.Context) (Result, error) {
 			}
 		}
 		if d == sim.Stop {
-			if mon.Status() == sim.Deadlocked {
+			if mon.Status() == sim.Deadlocked || n.stalled(deadlockAfter) {
 				return n.deadlockResult(), nil
 			}
 			res := n.windowResult()
@@ -183,6 +183,13 @@ func (n *Network) Run(ctx context.Context) (Result, error) {
 			return res, nil
 		}
 	}
+}
+
+// stalled reports whether flits are in flight and none has moved for
+// Config.DeadlockStall cycles: a run stopped by a saturation or cap verdict
+// in that state is deadlocked, however large deadlockCycles is.
+func (n *Network) stalled(deadlockCycles sim.Cycle) bool {
+	return n.InFlight() > 0 && n.now-n.lastProgress >= n.cfg.DeadlockStall(deadlockCycles)
 }
 
 // drain closes the measurement window and steps until every tagged

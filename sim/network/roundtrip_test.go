@@ -1,0 +1,43 @@
+package network
+
+import (
+	"testing"
+
+	"github.com/flitsim/flitsim/router"
+	"github.com/flitsim/flitsim/sim"
+	"github.com/flitsim/flitsim/topology"
+	"github.com/flitsim/flitsim/traffic"
+)
+
+// TestRoundTrip pins the round trip on a plain and a slow pipeline.
+func TestRoundTrip(t *testing.T) {
+	c := SpeedConfig(4, 0.1) // routing, VC and switch allocation 1 each; link and credit 1
+	if got := c.RoundTrip(); got != 6 {
+		t.Errorf("speed config: %d, want 1+1+1+0+1+1+1 = 6", got)
+	}
+	c.LinkLatency, c.CreditDelay, c.EjectionLatency = 10, 4, 12
+	if got := c.RoundTrip(); got != 1+1+1+12+4+1 {
+		t.Errorf("slow links: %d, want 20 (the ejection line is the slowest link)", got)
+	}
+}
+
+// TestHugeDeadlockCyclesStillDeadlock is the second case: the ring
+// of TestDeadlockIsDetected really deadlocks, but with deadlock_cycles far
+// beyond the run the backlog rule stopped it first and it read
+// "saturated". The run stops with the network stalled, so it is reported
+// as the deadlock it is.
+func TestHugeDeadlockCyclesStillDeadlock(t *testing.T) {
+	cfg := Config{
+		Topology: topology.Spec{Kind: topology.Ring, K: 4, N: 1},
+		Router:   router.Config{VCs: 1, BufferDepth: 2},
+		Pattern:  traffic.PatternSpec{Name: "uniform"}, Process: "bernoulli", Rate: 0.04,
+		Length: LengthSpec{Flits: 8}, Seed: 1, Run: quickRun(100000),
+		singleClass: true,
+	}
+	cfg.Run.DeadlockCycles = 1 << 40
+	res := mustRun(t, cfg)
+	if res.Status != sim.StatusDeadlock || len(res.Blocked) == 0 {
+		t.Fatalf("status %s (%s), want deadlock", res.Status, res.Reason)
+	}
+	t.Logf("%s at cycle %d: %s", res.Status, res.Cycles, res.Reason)
+}
