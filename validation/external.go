@@ -353,10 +353,38 @@ func (p *Predictions) at(r float64) (Prediction, bool) {
 // (status and reason optional), then one row per load; an empty cell is no
 // value. Errors name the file, line and column.
 func readPredictionsCSV(path string) (Predictions, error) {
-	data, err := os.ReadFile(path)
+	data, err := readBounded(path)
 	if err != nil {
 		return Predictions{}, err
 	}
+	return parsePredictionsCSV(path, data)
+}
+
+// maxPredictionsBytes bounds a predictions file: a model's curve over a
+// sweep is a few kilobytes, so 16 MiB is generous, and /dev/zero or a
+// wrong multi-gigabyte file is refused at once instead of read whole.
+const maxPredictionsBytes = 16 << 20
+
+// readBounded reads path through the predictions-file limit.
+func readBounded(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxPredictionsBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxPredictionsBytes {
+		return nil, fmt.Errorf("%s: more than %d bytes: not a predictions file", path, maxPredictionsBytes)
+	}
+	return data, nil
+}
+
+// parsePredictionsCSV parses the text of a predictions file (path names it
+// in errors); FuzzPredictionsCSV feeds it arbitrary bytes.
+func parsePredictionsCSV(path string, data []byte) (Predictions, error) {
 	var p Predictions
 	for n, line := range strings.Split(string(data), "\n") {
 		t := strings.TrimSpace(line)

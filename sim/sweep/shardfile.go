@@ -233,6 +233,11 @@ func readShardFile[O any](path string) (*ShardFile[O], error) {
 	if err != nil {
 		return nil, err
 	}
+	return decodeShardFile[O](path, b)
+}
+
+// decodeShardFile decodes the text b of the shard file at path.
+func decodeShardFile[O any](path string, b []byte) (*ShardFile[O], error) {
 	var f ShardFile[O]
 	if err := DecodeStrict(b, &f); err != nil {
 		return nil, fmt.Errorf("%s: not a readable shard file: %w", path, err)
