@@ -102,6 +102,14 @@ func (r *Router) selectVC(i int, cutThrough bool, now sim.Cycle) int32 {
 	if cutThrough {
 		need = r.slots[i*r.depth+int(r.in[i].head)].flit.Len
 	}
+	if r.escapeClasses > 0 {
+		// Duato's escape channels are deadlock-free only if a VC buffer
+		// never holds flits of two packets: after a tail it must empty
+		// before it takes another head (Duato 1993's queue assumption).
+		// Without it an 8x8 mesh with one escape VC deadlocked
+		// (TestDuatoNeedsEmptyVCs).
+		need = int32(r.depth)
+	}
 	if !r.stuckInEscape(i) {
 		if o := r.pickFree(i, passAdaptive, excl, need, now); o >= 0 {
 			return o

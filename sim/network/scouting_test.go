@@ -397,3 +397,28 @@ func TestScoutingStepDoesNotAllocate(t *testing.T) {
 		t.Fatalf("Step allocates %v times per cycle", a)
 	}
 }
+
+// TestDuatoNeedsEmptyVCs: minimal adaptive routing with one dimension-order
+// escape VC on an 8x8 mesh (topology.CheckEscape: deadlock-free), 8-flit VC
+// buffers and 4-flit packets, far beyond saturation. If a VC may be given
+// to a new head while the previous packet's flits are still in its buffer,
+// a buffer holds two packets and Duato's condition no longer covers the
+// network: this run deadlocked at cycle 5 471 (no flit moved for 5 000
+// cycles with 3 528 flits in flight). With VCs granted only empty it
+// saturates instead.
+func TestDuatoNeedsEmptyVCs(t *testing.T) {
+	cfg := Config{
+		Topology: topology.Spec{Kind: topology.Mesh, K: 8, N: 2},
+		Routing:  RoutingAdaptive, EscapeVCs: 1,
+		Router:  router.Config{VCs: 2, BufferDepth: 8},
+		Pattern: traffic.PatternSpec{Name: "uniform", IncludeSelf: true}, Process: "bernoulli", Rate: 0.25,
+		Length: LengthSpec{Flits: 4}, Seed: 1,
+		Run: sim.RunControl{Period: 500, Warmup: 2000, MinMeasure: 20000, MaxCycles: 30000, TargetRelCI: 0.0001,
+			BacklogLimit: 1e9, DeadlockCycles: 5000},
+	}
+	res := mustRun(t, cfg)
+	if res.Status == StatusDeadlock {
+		t.Fatalf("Duato escape routing deadlocked: %s", res.Reason)
+	}
+	t.Logf("status %s: %s", res.Status, res.Reason)
+}

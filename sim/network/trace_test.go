@@ -134,7 +134,7 @@ func TestDeliveryTraceGolden(t *testing.T) {
 		hash  string
 		count int
 	}{
-		"adaptive-escape": {"42a8f1e5df6e5517", 7127},
+		"adaptive-escape": {"cd94c557b06fce8e", 7134},
 		"dor-torus":       {"77a00b59dec6c0a8", 1752},
 		"dor-torus8-sat":  {"a013030115d25c3e", 6981},
 		"random-minimal":  {"6d0d2cbfd3825506", 2768},
@@ -143,7 +143,7 @@ func TestDeliveryTraceGolden(t *testing.T) {
 		"mesh-4vc":        {"d0561a782f3e460b", 2760},
 		"multistage":      {"d410d38a7ea49452", 9417},
 		"saf":             {"5266f3c91b59bf7e", 1190},
-		"scouting-k3":     {"d5b0d1dff22d1365", 4826},
+		"scouting-k3":     {"e3748cee7eb6b864", 4824},
 		"vct":             {"4848be6d45462716", 1751},
 		"zero-pipeline":   {"9f135a59356a0956", 1753},
 	}
