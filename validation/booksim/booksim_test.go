@@ -213,11 +213,13 @@ func TestValidationConfigs(t *testing.T) {
 }
 
 // TestStickyEscape measures router.Config.StickyEscape, BookSim 2's rule
-// that a packet on an escape VC stays there: on the 4x4 mesh under
+// that a packet on an escape VC stays there, on the 4x4 mesh under
 // transpose traffic (escape VC 0 is dimension order, the worst routing
-// for transpose) it lowers flitsim's saturation throughput (preset
-// booksim-iq, iSLIP allocators) from about 0.82 to about 0.72
-// flits/node/cycle, towards BookSim's 0.62 (docs/booksim.md).
+// for transpose), preset booksim-iq, iSLIP allocators. Since a router with
+// escape VCs grants a VC only when its buffer is empty (Duato's queue
+// condition; before, it measured about 0.82 and 0.72) flitsim saturates
+// at 0.612 flits/node/cycle with Duato's rule, BookSim's 0.62 within 0.01,
+// and at 0.559 with the sticky rule (docs/validation.md#safaei-adaptive-check).
 func TestStickyEscape(t *testing.T) {
 	ref, err := Load()
 	if err != nil {
@@ -232,7 +234,7 @@ func TestStickyEscape(t *testing.T) {
 		return rows[len(rows)-1].Flitsim
 	}
 	duato, sticky := sat(false), sat(true)
-	if !(duato > 0.78 && sticky < 0.76 && sticky > 0.6) {
-		t.Errorf("saturation throughput %.3f (Duato), %.3f (sticky escape); want about 0.82 and 0.72", duato, sticky)
+	if !(duato > 0.59 && duato < 0.64 && sticky < duato && sticky > 0.5) {
+		t.Errorf("saturation throughput %.3f (Duato), %.3f (sticky escape); want about 0.61 and 0.56", duato, sticky)
 	}
 }
