@@ -142,3 +142,32 @@ func TestDeadlockCyclesBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestRunTooShortRefused checks the run-length rules: a window shorter than
+// min_batches periods is refused at run.max_cycles (every point would end
+// unconverged), a rate expecting fewer than min_batches messages (5e-324 on
+// an idle network) at its sweep.rates entry; enough of both is accepted.
+func TestRunTooShortRefused(t *testing.T) {
+	src := func(rates, run string) string {
+		return "name: s\nnetwork: {topology: torus, radix: 4, dimensions: 2}\ntraffic: {length: {flits: 4}}\n" +
+			"sweep: {unit: flits/node/cycle, rates: " + rates + "}\nrun: " + run + "\n"
+	}
+	for _, c := range []struct {
+		rates, run, frag string
+	}{
+		{"[0.1]", "{warmup: 200, min_measure: 1000, max_cycles: 5000}", "s.yaml:5:39: run.max_cycles: max_cycles 5000 less the warm-up 200 leaves 4800 cycles to measure, fewer than the 10 periods of 1000"},
+		{"[0.1]", "{warmup: 200, min_measure: 1000, max_cycles: 5000, period: 500}", "fewer than the 10 periods of 500 cycles"},
+		{"[0.1]", "{warmup: 200, min_measure: 1000, max_cycles: 5000, period: 480}", ""},
+		{"[5e-324, 0.1]", "{max_cycles: 100000}", "s.yaml:4:41: sweep.rates[0]: rate 5e-324 flits/node/cycle expects 0 messages from 16 nodes"},
+		{"[0.00001, 0.1]", "{max_cycles: 100000}", "sweep.rates[0]: rate 1e-05 flits/node/cycle expects 4 messages"},
+		{"[0.0001, 0.1]", "{max_cycles: 100000}", ""},
+	} {
+		_, err := Parse("s.yaml", []byte(src(c.rates, c.run)))
+		switch {
+		case c.frag == "" && err != nil:
+			t.Errorf("%s %s: %v, want accepted", c.rates, c.run, err)
+		case c.frag != "" && (err == nil || !strings.Contains(err.Error(), c.frag)):
+			t.Errorf("%s %s: %v, want %q", c.rates, c.run, err, c.frag)
+		}
+	}
+}

@@ -134,3 +134,32 @@ func checkDeadlockCycles(e *Experiment, r *reporter, rc sim.RunControl) {
 			rc.DeadlockCycles, set, rc.MaxCycles, rc.MaxCycles)
 	}
 }
+
+// checkRunLength refuses a run that cannot end ok at all, before it runs
+// (rc: the run control with the engine's defaults): a measurement window
+// (max_cycles less a fixed warm-up) shorter than min_batches periods, which
+// the throughput check of the status rule and the saturation trend need,
+// so every point would end unconverged; and a sweep rate so low that the
+// window expects fewer than min_batches messages over the whole network
+// (5e-324 expects none), so no latency could ever be estimated.
+func checkRunLength(e *Experiment, r *reporter, rc sim.RunControl) {
+	window := rc.MaxCycles - rc.Warmup
+	need := sim.Cycle(rc.MinBatches) * rc.Period
+	if window < need {
+		key := "run.max_cycles"
+		if !r.set(key) {
+			key = "run"
+		}
+		r.errorf(key, "max_cycles %d less the warm-up %d leaves %d cycles to measure, fewer than the %d periods of %d cycles (min_batches × period = %d) the status rule needs: every point would end unconverged; raise max_cycles or lower period",
+			rc.MaxCycles, rc.Warmup, window, rc.MinBatches, rc.Period, need)
+		return
+	}
+	nodes := float64(e.Nodes())
+	for i := range e.Sweep.Rates {
+		expect := e.MessageRate(i) * nodes * float64(window)
+		if expect < float64(rc.MinBatches) {
+			r.errorf(fmt.Sprintf("sweep.rates[%d]", i), "rate %g %s expects %.3g messages from %d nodes in the at most %d measured cycles, fewer than the min_batches %d a latency estimate needs: the point could never end ok; raise the rate or run.max_cycles",
+				e.Sweep.Rates[i], e.Sweep.Unit, expect, e.Nodes(), window, rc.MinBatches)
+		}
+	}
+}

@@ -720,6 +720,7 @@ func engineCheck(e *Experiment, r *reporter) {
 		var mon *sim.Monitor
 		if mon, err = sim.NewMonitor(e.runControl()); err == nil {
 			checkDeadlockCycles(e, r, mon.Config())
+			checkRunLength(e, r, mon.Config())
 		}
 		defaults = " (engine defaults: period 1000, max_warmup 50 periods, min_measure 10 periods, max_cycles 1000000, min/max_batches 10/64)"
 	case "closed":

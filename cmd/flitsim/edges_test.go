@@ -329,7 +329,7 @@ func TestMemoryRefusal(t *testing.T) {
 // engine check's network of unit (job, 0, 0) is the one that unit runs.
 func TestEngineBuildsOnce(t *testing.T) {
 	dir := t.TempDir()
-	cfg := writeConfig(t, dir, "a", "name: a\nnetwork: {topology: torus, radix: 4, dimensions: 2}\ntraffic: {length: {flits: 4}}\nsweep: {unit: flits/node/cycle, rates: [0.05, 0.1]}\nrun: {warmup: 200, min_measure: 1000, max_cycles: 5000}\n")
+	cfg := writeConfig(t, dir, "a", "name: a\nnetwork: {topology: torus, radix: 4, dimensions: 2}\ntraffic: {length: {flits: 4}}\nsweep: {unit: flits/node/cycle, rates: [0.05, 0.1]}\nrun: {warmup: 200, period: 100, min_measure: 1000, max_cycles: 5000}\n")
 	exps, err := configs.LoadAll([]string{cfg})
 	if err != nil {
 		t.Fatal(err)
