@@ -46,9 +46,12 @@ func TestReference(t *testing.T) {
 	if len(ref.Commit) != 40 {
 		t.Errorf("BookSim commit %q", ref.Commit)
 	}
-	if len(ref.Configs) < 12 {
-		t.Errorf("%d configurations, want >= 12", len(ref.Configs))
-	}
+	withFigures := 0
+	defer func() {
+		if withFigures < 12 {
+			t.Errorf("%d configurations with BookSim figures, want >= 12", withFigures)
+		}
+	}()
 	for _, c := range ref.Configs {
 		cv := ref.Curve(c.Name)
 		if cv.Saturation.N == 0 && len(cv.Loads) == 0 {
@@ -59,6 +62,7 @@ func TestReference(t *testing.T) {
 			t.Errorf("%s: %d saturation seeds, %d loads", c.Name, cv.Saturation.N, len(cv.Loads))
 			continue
 		}
+		withFigures++
 		for _, l := range cv.Loads {
 			if l.Latency.N+l.Unstable != 3 {
 				t.Errorf("%s at %.2f: %d seeds", c.Name, l.Fraction, l.Latency.N+l.Unstable)
