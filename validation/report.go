@@ -222,7 +222,7 @@ func countsLine(n Counts, known int) string {
 	if known > 0 {
 		s += fmt.Sprintf(" (%d of them known and guarded by the baseline)", known)
 	}
-	s += fmt.Sprintf("; %d informational (listed below with their reasons, never a pass); %d without data", n.Informational, n.NoData)
+	s += fmt.Sprintf("; %d informational (each with its reason, never a pass); %d without data", n.Informational, n.NoData)
 	if n.NoData > 0 {
 		s += fmt.Sprintf(" (%d of them failing: not declared expected)", n.NoDataFailing)
 	}

@@ -194,7 +194,7 @@ validation: {mean_tolerance: 0.15, max_tolerance: 0.25, subtract_offset: true}
 	reducedSafaei = `name: safaei-8x8-m32-k6-reduced
 description: "Safaei Fig. 1, 8x8 torus, M = 32, V = 2, K = 6 (reduced: 5 loads, short runs)"
 seed: 1
-network: {topology: torus, radix: 8, dimensions: 2, bidirectional: true, link_latency: 1, credit_delay: 1, injection_latency: 0, ejection_latency: 0, ejection_vcs: 1}
+network: {topology: torus, radix: 8, dimensions: 2, bidirectional: true, link_latency: 1, credit_delay: 1, injection_latency: 0, ejection_latency: 0, ejection_vcs: 1, injection_vcs: 2}
 router: {vcs: 2, buffer_depth: 2}
 routing: adaptive
 switching: {technique: scouting, scouting_distance: 6}
