@@ -96,7 +96,7 @@ func (r *Router) SetLatency(q int, linkDelay, creditDelay sim.Cycle) error {
 // (its credits in use, over all its VCs): the queue length that UGAL-style
 // adaptive routing reads. It is 0 for the local port and does not allocate.
 func (r *Router) UsedCredits(q int, now sim.Cycle) int {
-	l := &r.port[q&63].link
+	l := &r.port[q].link
 	used := 0
 	base := int32(q * r.vcs)
 	for v := int32(0); v < int32(r.vcs); v++ {
@@ -188,7 +188,7 @@ func (r *Router) visibleFree(i int32, seen sim.Cycle) int32 {
 // the downstream slots (freeFor); any other counts its credits in
 // ovCredits, where the local port's count is unlimited.
 func (r *Router) hasCredits(q, o, need int32, now sim.Cycle) bool {
-	if l := &r.port[q&63]; l.to != nil {
+	if l := &r.port[q]; l.to != nil {
 		return l.to.freeFor(o+l.offset, need, now-l.credit)
 	}
 	return r.ovCredits[o] >= need
@@ -197,7 +197,7 @@ func (r *Router) hasCredits(q, o, need int32, now sim.Cycle) bool {
 // creditCount returns the credits of absolute output VC o (of port q) in
 // cycle now, for reports; -1 means unlimited (a sink port).
 func (r *Router) creditCount(q, o int32, now sim.Cycle) int {
-	if l := &r.port[q&63]; l.to != nil {
+	if l := &r.port[q]; l.to != nil {
 		return int(l.to.visibleFree(o+l.offset, now-l.credit))
 	}
 	if int(o) >= r.noInfiniteCreditsAt {
@@ -240,7 +240,7 @@ func (r *Router) Arrived(now sim.Cycle) int {
 // LinkFlits returns the flits sent through output port q to a connected
 // router since the router was built.
 func (r *Router) LinkFlits(q int) int64 {
-	n := r.port[q&63].linkFlits
+	n := r.port[q].linkFlits
 	if r.vcFlits != nil && q < r.ports {
 		for _, f := range r.vcFlits[q*r.vcs : (q+1)*r.vcs] {
 			n += f

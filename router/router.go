@@ -276,9 +276,10 @@ type Router struct {
 	// not cleared by Step: the caller drains it and truncates it (scouting.go).
 	Control []Control
 
-	// Per-port state, one cache line each, indexed by port & 63 (no bounds
-	// check on the hot path).
-	port [64]portState
+	// Per-port state, one cache line each, sized to the router's ports (a
+	// fixed [64] array cost 4 KiB per router, most of a large network's
+	// memory; the bounds check it saved is not measurable, docs/speed.md).
+	port []portState
 
 	id        int
 	cfg       Config
@@ -366,7 +367,7 @@ func New(id, ports int, cfg Config, ejectVCs, classes int, route RouteFunc, rng 
 		vaReq: make([]int32, n), vaMany: make([]bool, n), vaTouched: make([]int32, 0, n),
 		Sent: make([]Departure, 0, ports), CreditsOut: make([]CreditReturn, 0, ports),
 		busy: make([]int32, ports), occAt: make([]sim.Cycle, ports), occ: make([]int64, ports*(cfg.VCs+1)),
-		up: make([]upLink, ports),
+		up: make([]upLink, ports), port: make([]portState, ports),
 	}
 	r.noInfiniteCreditsAt = r.local * r.vcs
 	if err := r.newAllocators(); err != nil {
@@ -525,7 +526,7 @@ func (r *Router) mark(p, v int) {
 		}
 	}
 	bit := uint64(1) << uint(v)
-	ps := &r.port[p&63]
+	ps := &r.port[p]
 	if ivc.state == vcRouting {
 		ps.vaMask |= bit
 		r.vaPorts |= 1 << uint(p)
@@ -539,13 +540,13 @@ func (r *Router) mark(p, v int) {
 
 // setSA marks input VC (p, v) as requesting the switch.
 func (r *Router) setSA(p, v int) {
-	r.port[p&63].saMask |= 1 << (uint(v) & 63)
+	r.port[p].saMask |= 1 << (uint(v) & 63)
 	r.saPorts |= 1 << (uint(p) & 63)
 }
 
 // clearSA marks input VC (p, v) as not requesting the switch.
 func (r *Router) clearSA(p, v int) {
-	ps := &r.port[p&63]
+	ps := &r.port[p]
 	ps.saMask &^= 1 << (uint(v) & 63)
 	if ps.saMask == 0 {
 		r.saPorts &^= 1 << (uint(p) & 63)
@@ -702,7 +703,7 @@ func (r *Router) allocateVCs(now sim.Cycle) (retry bool) {
 	waitsForRelease := !cutThrough && !r.rich && r.vaFast
 	for ports := r.vaPorts; ports != 0; ports &= ports - 1 {
 		p := bits.TrailingZeros64(ports)
-		for m := r.port[p&63].vaMask; m != 0; m &= m - 1 {
+		for m := r.port[p].vaMask; m != 0; m &= m - 1 {
 			i := p*r.vcs + bits.TrailingZeros64(m)
 			ivc := &r.in[i]
 			ivc.outVC = -1 // no request unless one is made below
@@ -815,8 +816,8 @@ func (r *Router) requestVC(i int, o int32) {
 // allocateSwitch is the separable input-first switch allocator followed by
 // switch traversal of the winners. It is the hot loop of the simulator
 // (one pass per busy router and cycle): state it reads several times is
-// held in locals, per-port state is indexed by port & 63 and shift counts
-// are masked, so the compiler emits no bounds or shift checks for them.
+// held in locals and shift counts are masked, so the compiler emits no
+// shift checks for them.
 func (r *Router) allocateSwitch(now sim.Cycle) (moved int) {
 	if r.swAlloc != nil {
 		return r.allocateSwitchWith(now)
@@ -829,7 +830,7 @@ func (r *Router) allocateSwitch(now sim.Cycle) (moved int) {
 	var requested uint64 // bit q set: output port q has a request
 	for ports := r.saPorts; ports != 0; ports &= ports - 1 {
 		p := uint(bits.TrailingZeros64(ports))
-		ps := &r.port[p&63]
+		ps := &r.port[p]
 		// Input stage: the first eligible VC at or after the port's pointer.
 		k := uint(ps.saInPtr)
 		for m := rotate(ps.saMask, k, vcs, r.vcMask); m != 0; m &= m - 1 {
@@ -858,12 +859,12 @@ func (r *Router) allocateSwitch(now sim.Cycle) (moved int) {
 	portMask := r.portMask
 	for ; requested != 0; requested &= requested - 1 {
 		q := uint(bits.TrailingZeros64(requested))
-		qs := &r.port[q&63]
+		qs := &r.port[q]
 		start := uint(qs.saOutPtr)
 		p := wrap(start+uint(bits.TrailingZeros64(rotate(qs.saReqBy, start, nports, portMask))), nports)
 		qs.saReqBy = 0
 		qs.saOutPtr = int32(wrap(p+1, nports))
-		ps := &r.port[p&63]
+		ps := &r.port[p]
 		v := uint(ps.saReqVC)
 		ps.saInPtr = int32(wrap(v+1, vcs))
 		r.traverse(int(p*vcs+v), now)
@@ -901,7 +902,7 @@ func (r *Router) traverse(i int, now sim.Cycle) {
 	ivc, f := r.pop(i, now)
 	o := ivc.outVC
 	q := int32(ivc.outPort)
-	if l := &r.port[q&63]; l.to != nil {
+	if l := &r.port[q]; l.to != nil {
 		f.Hops++
 		l.linkFlits++
 		l.to.accept(int(o+l.offset), f, now+l.delay)

@@ -33,24 +33,51 @@ func SpeedConfig(k int, load float64) Config {
 // 2-core CI machine (the simulator-core issue's point 8).
 type SpeedCase struct {
 	K      int
+	Dims   int     // dimensions of the k-ary n-cube; 0 means 2
 	Load   float64 // flits per node per cycle
-	Target float64 // simulated cycles per second
+	Target float64 // simulated cycles per second; 0: none
+}
+
+// Config is the case's SpeedConfig, with its dimensions.
+func (c SpeedCase) Config() Config {
+	cfg := SpeedConfig(c.K, c.Load)
+	if c.Dims > 0 {
+		cfg.Topology.N = c.Dims
+	}
+	return cfg
+}
+
+// Name is the case's network: "8x8 torus", "16-ary 5-cube".
+func (c SpeedCase) Name() string {
+	if c.Dims == 0 || c.Dims == 2 {
+		return fmt.Sprintf("%dx%d torus", c.K, c.K)
+	}
+	return fmt.Sprintf("%d-ary %d-cube", c.K, c.Dims)
 }
 
 // SpeedCases are the reference measurements: the 8x8 torus at 0.2 and the
 // 16x16 torus at 0.1 flits per node per cycle. flitsim bench, the Torus
 // benchmark and scripts/cost.sh all time these.
-var SpeedCases = []SpeedCase{{8, 0.2, 300_000}, {16, 0.1, 30_000}}
+var SpeedCases = []SpeedCase{{K: 8, Load: 0.2, Target: 300_000}, {K: 16, Load: 0.1, Target: 30_000}}
 
 // Speed is one speed measurement: Cycles simulated in Elapsed wall time
 // after a warm-up, with the flits they moved over network links and the
-// heap allocations they made.
+// heap allocations they made, and the memory the network holds.
 type Speed struct {
 	Cycles   int64
 	FlitHops int64
 	Allocs   uint64
 	Elapsed  time.Duration
+	// Nodes is the network's node count; Bytes the live heap it holds at
+	// the end of the timed cycles (after a garbage collection: its flit
+	// slots, VC state, credits, NIC queues and statistics at steady state),
+	// measured by runtime.MemStats, not estimated.
+	Nodes int
+	Bytes uint64
 }
+
+// BytesPerNode is the live heap the network holds per node.
+func (s Speed) BytesPerNode() float64 { return float64(s.Bytes) / float64(s.Nodes) }
 
 // CyclesPerSecond is the simulated cycles per wall-clock second.
 func (s Speed) CyclesPerSecond() float64 { return float64(s.Cycles) / s.Elapsed.Seconds() }
@@ -70,6 +97,10 @@ func MeasureSpeed(cfg Config, warmup, cycles int) (Speed, error) {
 	if cycles < 1 || warmup < 0 {
 		return Speed{}, fmt.Errorf("network: speed measurement needs cycles >= 1 and warmup >= 0 (got %d, %d)", cycles, warmup)
 	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	heap0 := before.HeapAlloc
 	n, err := New(cfg)
 	if err != nil {
 		return Speed{}, err
@@ -77,7 +108,6 @@ func MeasureSpeed(cfg Config, warmup, cycles int) (Speed, error) {
 	for i := 0; i < warmup; i++ {
 		n.Step()
 	}
-	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	hops := n.FlitHops()
@@ -87,5 +117,12 @@ func MeasureSpeed(cfg Config, warmup, cycles int) (Speed, error) {
 	}
 	elapsed := time.Since(start)
 	runtime.ReadMemStats(&after)
-	return Speed{Cycles: int64(cycles), FlitHops: n.FlitHops() - hops, Allocs: after.Mallocs - before.Mallocs, Elapsed: elapsed}, nil
+	sp := Speed{Cycles: int64(cycles), FlitHops: n.FlitHops() - hops, Allocs: after.Mallocs - before.Mallocs, Elapsed: elapsed, Nodes: n.topo.Nodes()}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	if after.HeapAlloc > heap0 {
+		sp.Bytes = after.HeapAlloc - heap0
+	}
+	runtime.KeepAlive(n)
+	return sp, nil
 }

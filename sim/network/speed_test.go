@@ -35,3 +35,23 @@ func TestMeasureSpeed(t *testing.T) {
 		t.Fatal("zero cycles accepted")
 	}
 }
+
+// TestReferenceRouterBytesPerNode pins the memory of the reference router
+// (issue 20, point 1): a 32x32 torus of SpeedConfig, measured by
+// MeasureSpeed after a short steady run (flit slots, VC state, credits,
+// NIC queues and statistics included), holds at most maxBytesPerNode of
+// live heap per node. With a fixed 64-port state array per router it held
+// 10.9 KB.
+func TestReferenceRouterBytesPerNode(t *testing.T) {
+	const maxBytesPerNode = 6500
+	s, err := MeasureSpeed(SpeedConfig(32, 0.1), 300, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Nodes != 1024 {
+		t.Fatalf("%d nodes, want 1024", s.Nodes)
+	}
+	if b := s.BytesPerNode(); b > maxBytesPerNode || b < 500 {
+		t.Fatalf("%.0f bytes per node, want 500..%d", b, maxBytesPerNode)
+	}
+}
