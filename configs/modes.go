@@ -80,13 +80,6 @@ func checkModeKeys(e *Experiment, r *reporter) {
 	}
 }
 
-// modelMode is the mode each model family of KnownModels applies to.
-var modelMode = map[string]string{
-	"reed": "closed", "makrucki": "delta", "jacquet": "slotted",
-	"safaei": "network", "draper-ghosh": "network", "dally1990": "network", "dally1992": "network",
-	"booksim": "network", "ideal": "network",
-}
-
 // ExternalModel parses a models: entry that names a model from outside
 // flitsim: "csv:PATH" (a CSV of predictions, PATH relative to the config
 // file), "command:PROGRAM ARGS..." (a program that reads the experiment as

@@ -1,6 +1,9 @@
 package configs
 
-import "github.com/flitsim/flitsim/topology/graph"
+import (
+	"github.com/flitsim/flitsim/analytic/catalog"
+	"github.com/flitsim/flitsim/topology/graph"
+)
 
 // Experiment is one resolved YAML experiment: every default filled in, every
 // value checked. Its zero value is not meaningful; obtain one from [Load] or
@@ -375,17 +378,6 @@ type Run struct {
 	Replications int `yaml:"replications" json:"replications"`
 }
 
-// KnownModels lists the analytical-model names accepted in models:, one per
-// model of docs/models.md (its anchor there in brackets):
-//
-//	reed          Reed 1983 MVA and bounds for closed networks      [§1]
-//	makrucki      Makrucki–Mudge delta network with M/M/1/L stages   [§2]
-//	jacquet       Jacquet–Mühlethaler slotted hypercube              [§3]
-//	safaei        Safaei et al. scouting switching, adaptive 2-D torus [§4]
-//	draper-ghosh  Draper–Ghosh wormhole k-ary n-cube (DG-R)          [§5.3]
-//	dally1990     Dally 1990 contention model                        [§5.4]
-//	dally1992     Dally 1992 virtual-channel occupancy model         [§5.5]
-//	booksim       BookSim 2 reference curves, booksim:<configuration> (docs/booksim.md)
-func KnownModels() []string {
-	return []string{"reed", "makrucki", "jacquet", "safaei", "draper-ghosh", "dally1990", "dally1992", "ideal", "booksim"}
-}
+// KnownModels lists the analytical-model families accepted in models:,
+// in documentation order; the registry is analytic/catalog.
+func KnownModels() []string { return catalog.Families() }

@@ -1,6 +1,7 @@
 package configs
 
 import (
+	"github.com/flitsim/flitsim/analytic/catalog"
 	"github.com/flitsim/flitsim/topology/worstcase"
 
 	"fmt"
@@ -211,8 +212,8 @@ func validate(e *Experiment, r *reporter) {
 			r.errorf(p, "unknown model %q (known: %s, or a variant of one written name-variant or name:reading; a model of your own: csv:FILE, command:PROGRAM ARGS, go:NAME)", m, strings.Join(KnownModels(), ", "))
 		case seen[m]:
 			r.errorf(p, "model %q listed twice", m)
-		case modelMode[fam] != e.Mode:
-			r.errorf(p, "model %q describes mode %s, not mode %s", m, modelMode[fam], e.Mode)
+		case catalog.FamilyMode(fam) != e.Mode:
+			r.errorf(p, "model %q describes mode %s, not mode %s", m, catalog.FamilyMode(fam), e.Mode)
 		}
 		seen[m] = true
 	}

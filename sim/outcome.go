@@ -28,6 +28,11 @@ const (
 	// StatusDeadlock: work in the system and nothing moved for the
 	// configured number of cycles.
 	StatusDeadlock = "deadlock"
+	// StatusOutOfDomain is not a run status: it marks a model row whose
+	// assumptions do not hold at the point (and a simulated point the
+	// simulator could not run), the word of the results files of
+	// sim/sweep and of the validation harness.
+	StatusOutOfDomain = "out-of-domain"
 )
 
 // MaxLag1 is the largest lag-1 autocorrelation of batch means at which

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/flitsim/flitsim/configs"
+	"github.com/flitsim/flitsim/sim"
 	"github.com/flitsim/flitsim/sim/network"
 )
 
@@ -130,7 +131,7 @@ func TestBookSimGraphNetworks(t *testing.T) {
 	for _, k := range keys {
 		b := mean(lat[k])
 		res := runTwin(t, k.config, offered[k])
-		if res.Status != network.StatusOK {
+		if res.Status != sim.StatusOK {
 			t.Errorf("%s at %g of saturation (%g flits/node/cycle): flitsim %s (%s), BookSim %.2f cycles", k.config, k.fraction, offered[k], res.Status, res.Reason, b)
 			continue
 		}

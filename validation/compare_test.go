@@ -87,7 +87,7 @@ func TestCompare(t *testing.T) {
 		{
 			name: "model out of domain and sim deadlock are ineligible",
 			sim:  []SimPoint{sp(0.1, sim.StatusOK, 10, 0), sp(0.2, sim.StatusOK, 12, 0), sp(0.3, sim.StatusDeadlock, 0, 0)},
-			c: curve(nan, Estimate, mp(0.1, 10, sim.StatusOK), mp(0.2, 99, StatusOutOfDomain),
+			c: curve(nan, Estimate, mp(0.1, 10, sim.StatusOK), mp(0.2, 99, sim.StatusOutOfDomain),
 				mp(0.3, 13, sim.StatusOK)),
 			eligible: 1, meanErr: 0, maxErr: 0, meanExcess: 0, maxExcess: 0,
 			offset: 0.0, simSat: 0.3, verdict: Pass,

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/flitsim/flitsim/configs"
+	"github.com/flitsim/flitsim/sim"
 )
 
 // External models are named in a config's models: like built-in ones, by a
@@ -278,7 +279,7 @@ func (p *Predictions) check(strict bool) error {
 			}
 		}
 		switch pt.Status {
-		case "", StatusOK, StatusSaturated, StatusOutOfDomain:
+		case "", sim.StatusOK, sim.StatusSaturated, sim.StatusOutOfDomain:
 		default:
 			return fmt.Errorf("%s: status %q: want ok, saturated or out-of-domain", where, pt.Status)
 		}
@@ -316,18 +317,18 @@ func (p *Predictions) curves(s Setup, name string) []Curve {
 		c := Curve{Model: name + " (" + q.what + ")", Label: label + ", " + q.what, Sim: q.sim, Unit: q.unit,
 			Saturation: sat, Points: make([]ModelPoint, len(s.Rates))}
 		for i, r := range s.Rates {
-			mp := ModelPoint{Rate: r, Value: math.NaN(), Status: StatusOutOfDomain, Reason: "no prediction at this load"}
+			mp := ModelPoint{Rate: r, Value: math.NaN(), Status: sim.StatusOutOfDomain, Reason: "no prediction at this load"}
 			if pt, ok := p.at(r); ok {
 				v := q.get(pt)
 				switch {
 				case !math.IsNaN(sat) && r >= sat*(1-1e-12):
-					mp.Status, mp.Reason = StatusSaturated, fmt.Sprintf("at or above the model's saturation load %g", sat)
-				case pt.Status != "" && pt.Status != StatusOK:
+					mp.Status, mp.Reason = sim.StatusSaturated, fmt.Sprintf("at or above the model's saturation load %g", sat)
+				case pt.Status != "" && pt.Status != sim.StatusOK:
 					mp.Status, mp.Reason = pt.Status, pt.Reason
 				case v == nil:
 					mp.Reason = "no " + q.what + " predicted at this load"
 				default:
-					mp.Value, mp.Status, mp.Reason = *v, StatusOK, ""
+					mp.Value, mp.Status, mp.Reason = *v, sim.StatusOK, ""
 				}
 			}
 			c.Points[i] = mp

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/flitsim/flitsim/sim"
 )
 
 // externalConfig is a small network experiment naming model, written with
@@ -43,7 +45,7 @@ func simPoints() []PointResult {
 	var out []PointResult
 	for i, lat := range []float64{20, 22, 25, 30} {
 		r := 0.1 * float64(i+1)
-		out = append(out, PointResult{Point: SimPoint{Rate: r, Status: StatusOK, Values: map[string]SimValue{
+		out = append(out, PointResult{Point: SimPoint{Rate: r, Status: sim.StatusOK, Values: map[string]SimValue{
 			QLatency: {Mean: lat, HalfWidth: 0.5}, QAccepted: {Mean: r, HalfWidth: 0}}}})
 	}
 	return out
@@ -82,7 +84,7 @@ load,latency,throughput
 		t.Errorf("throughput: verdict %s, mean error %g; want fail, 0.4", thr.Verdict, thr.MeanErr)
 	}
 	c := cr.Curves[0]
-	if c.Label != "test model, latency" || c.Saturation != 0.4 || c.Points[2].Status != StatusOutOfDomain || c.Points[3].Status != StatusSaturated {
+	if c.Label != "test model, latency" || c.Saturation != 0.4 || c.Points[2].Status != sim.StatusOutOfDomain || c.Points[3].Status != sim.StatusSaturated {
 		t.Errorf("curve %+v", c)
 	}
 	if !rep.Failed() {
@@ -129,7 +131,7 @@ echo ' {"load": 0.3, "status": "out-of-domain", "reason": "too hot"}]}'
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(curves) != 1 || curves[0].Points[1].Value != 23.1 || curves[0].Points[2].Reason != "too hot" || curves[0].Points[3].Status != StatusOutOfDomain {
+	if len(curves) != 1 || curves[0].Points[1].Value != 23.1 || curves[0].Points[2].Reason != "too hot" || curves[0].Points[3].Status != sim.StatusOutOfDomain {
 		t.Errorf("curves %+v", curves)
 	}
 

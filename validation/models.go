@@ -4,11 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sort"
 	"strings"
 	"sync"
 
 	"github.com/flitsim/flitsim/analytic"
+	"github.com/flitsim/flitsim/analytic/catalog"
 	"github.com/flitsim/flitsim/analytic/delta"
 	"github.com/flitsim/flitsim/analytic/hypercube"
 	"github.com/flitsim/flitsim/analytic/reed"
@@ -18,21 +18,7 @@ import (
 	"github.com/flitsim/flitsim/sim"
 	"github.com/flitsim/flitsim/sim/closed"
 	simdelta "github.com/flitsim/flitsim/sim/delta"
-	"github.com/flitsim/flitsim/sim/sweep"
 	"github.com/flitsim/flitsim/validation/booksim"
-)
-
-// Point statuses. A simulated point carries one of sim's run statuses,
-// re-exported here under the names the harness has always used (defined
-// once, in sim); StatusOutOfDomain is the status of a model point outside
-// its domain (and of a simulated point the simulator could not run), the
-// word of the results files of sim/sweep.
-const (
-	StatusOK          = sim.StatusOK
-	StatusSaturated   = sim.StatusSaturated
-	StatusUnconverged = sim.StatusUnconverged
-	StatusDeadlock    = sim.StatusDeadlock
-	StatusOutOfDomain = sweep.StatusOutOfDomain
 )
 
 // Bound says how a curve is judged: a model estimate (relative error), or a
@@ -80,7 +66,7 @@ type ModelPoint struct {
 	// (Makrucki–Mudge Case I beyond its validity region), plotted in the
 	// shaded region and never judged.
 	Value float64
-	// Status is sim.StatusOK, sim.StatusSaturated or StatusOutOfDomain.
+	// Status is sim.StatusOK, sim.StatusSaturated or sim.StatusOutOfDomain.
 	Status string
 	// Reason is the model's error message for a point that is not ok.
 	Reason string
@@ -121,42 +107,14 @@ type Curve struct {
 	Extra []Extra
 }
 
-// modelSpec describes one model name.
+// modelSpec describes one model name (its row of analytic/catalog, or a
+// BookSim reference curve).
 type modelSpec struct {
 	doc  string
 	mode string // simulator mode the model applies to
 	// hypothesis marks a curve that is reported but never judged: a
 	// [RECON-L] reading or a sanity curve (docs/models.md#dg-r, docs/models.md#dally-1990).
 	hypothesis bool
-}
-
-var modelSpecs = map[string]modelSpec{
-	"reed":                          {"Reed 1983 exact MVA X_0(N) (Figure II), corrected routing (= reed-mva)", "closed", false},
-	"reed-mva":                      {"Reed 1983 exact MVA X_0(N) (Figure II), corrected routing", "closed", false},
-	"reed-mva:printed":              {"Reed MVA with the printed decay distribution (erratum E2)", "closed", false},
-	"reed-bounds":                   {"expands to reed-bjb-lower, reed-bjb-upper, reed-asymptotic", "closed", false},
-	"reed-bjb-lower":                {"Reed balanced job bound, lower (Eq. 7)", "closed", false},
-	"reed-bjb-upper":                {"Reed balanced job bound, upper (Eq. 7)", "closed", false},
-	"reed-asymptotic":               {"Reed asymptotic upper bound (Eq. 5)", "closed", false},
-	"makrucki":                      {"Makrucki–Mudge, the delay of the config's rejection mode: PDT corrected (resubmit-source), PDT_add (retry-previous), NTP (drop)", "delta", false},
-	"makrucki:printed":              {"Makrucki–Mudge PDT as printed, Eq. (5) with (6) (Figure 6)", "delta", false},
-	"makrucki-pdt":                  {"Makrucki–Mudge PDT corrected, sum E[T_i] + U/P", "delta", false},
-	"makrucki-retry":                {"Makrucki–Mudge addendum PDT_add, retry at stage i-1", "delta", false},
-	"makrucki-ntp":                  {"Makrucki–Mudge NTP, z-sum reading R4", "delta", false},
-	"makrucki-ntp:single-stage":     {"Makrucki–Mudge NTP, single-stage reading", "delta", false},
-	"jacquet":                       {"Jacquet–Mühlethaler Poisson approximation T (= jacquet-poisson)", "slotted", false},
-	"jacquet-poisson":               {"Jacquet–Mühlethaler Poisson approximation T, normalised Q", "slotted", false},
-	"jacquet-poisson:printed":       {"Jacquet–Mühlethaler T with the printed, unnormalised Q (erratum E9)", "slotted", false},
-	"jacquet-bernoulli":             {"Jacquet–Mühlethaler Bernoulli model D = M/lambda", "slotted", false},
-	"jacquet-bernoulli:printed":     {"Jacquet–Mühlethaler Bernoulli model, printed mu, appendix q'(1) and D (errata E8, E10, E11)", "slotted", false},
-	"safaei":                        {"Safaei et al. scouting switching, corrected Eq. (8)", "network", false},
-	"safaei:printed":                {"Safaei et al. with the printed Eq. (8) (erratum E13)", "network", false},
-	"draper-ghosh":                  {"DG-R reconstruction, plain reading (pessimistic on tori; reported, docs/validation.md)", "network", true},
-	"draper-ghosh:exclude-own-flow": {"DG-R with the ExcludeOwnFlow correction [RECON-L], the judged reading", "network", false},
-	"draper-ghosh:vc-multiplexing":  {"DG-R times the Dally 1992 multiplexing degree [RECON-L]", "network", true},
-	"dally1990":                     {"Dally 1990 contention form (sanity curve, k >= 3)", "network", true},
-	"dally1992":                     {"Dally 1992 VC occupancy applied to DG-R (= draper-ghosh:vc-multiplexing)", "network", true},
-	"ideal":                         {"ideal throughput: the channel-load bound of the topology, routing and pattern (analytic/ideal; an upper bound on accepted flits/node/cycle)", "network", false},
 }
 
 // bookSimPrefix starts the name of a BookSim 2 reference curve:
@@ -181,8 +139,8 @@ func specOf(name string) (modelSpec, bool) {
 		}
 		return modelSpec{doc: "BookSim 2 reference, configuration " + cfg + " (commit " + ref.Commit[:min(7, len(ref.Commit))] + ", docs/booksim.md)", mode: "network"}, true
 	}
-	s, ok := modelSpecs[name]
-	return s, ok
+	e, ok := catalog.Lookup(name)
+	return modelSpec{doc: e.Doc, mode: e.Mode, hypothesis: e.Hypothesis}, ok
 }
 
 // BookSimNames returns the names of the BookSim reference curves,
@@ -205,12 +163,7 @@ func BookSimNames() []string {
 // is a configs.KnownModels name, optionally with a suffix selecting a variant
 // ("-mva", "-bounds", "-bernoulli", ":printed", ...); ModelDoc describes each.
 func ModelNames() []string {
-	out := make([]string, 0, len(modelSpecs))
-	for k := range modelSpecs {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
+	return catalog.Names()
 }
 
 // ModelDoc returns the one-line description of a model name ("" if unknown).
@@ -316,7 +269,7 @@ func setPoint(p *ModelPoint, rate, v float64, err error) {
 	case errors.Is(err, analytic.ErrSaturated):
 		p.Status, p.Reason = sim.StatusSaturated, err.Error()
 	default:
-		p.Status, p.Reason = StatusOutOfDomain, err.Error()
+		p.Status, p.Reason = sim.StatusOutOfDomain, err.Error()
 	}
 }
 
@@ -488,7 +441,7 @@ func evalMakrucki(c *Curve, s Setup) error {
 		}
 		setPoint(&c.Points[i], rho, v, err)
 		if pl := maxStageLoss(r); err == nil && pdt && pl >= MakruckiMaxLoss {
-			c.Points[i].Status = StatusOutOfDomain
+			c.Points[i].Status = sim.StatusOutOfDomain
 			c.Points[i].Reason = fmt.Sprintf("stage rejection probability p_L = %.3g >= %g: the model neglects the resubmitted load (docs/models.md#makrucki-simulator)", pl, MakruckiMaxLoss)
 		}
 		if errors.Is(err, analytic.ErrDomain) {
@@ -703,17 +656,17 @@ func evalBookSim(c *Curve, s Setup, toSweep float64) error {
 	for i, rate := range s.Rates {
 		flits := rate / toSweep
 		p := &c.Points[i]
-		p.Rate, p.Value, p.Status = rate, math.NaN(), StatusOutOfDomain
+		p.Rate, p.Value, p.Status = rate, math.NaN(), sim.StatusOutOfDomain
 		p.Reason = fmt.Sprintf("BookSim was not run at %.4f flits/node/cycle", flits)
 		for _, l := range cv.Loads {
 			if math.Abs(l.Offered-flits) > 5e-5 {
 				continue
 			}
 			if l.Latency.N == 0 {
-				p.Status, p.Reason = StatusSaturated, fmt.Sprintf("all %d BookSim runs unstable", l.Unstable)
+				p.Status, p.Reason = sim.StatusSaturated, fmt.Sprintf("all %d BookSim runs unstable", l.Unstable)
 				break
 			}
-			p.Value, p.Status, p.Reason = l.Latency.Mean, StatusOK, ""
+			p.Value, p.Status, p.Reason = l.Latency.Mean, sim.StatusOK, ""
 			p.Extra = []Extra{{"BookSim min", l.Latency.Min, "cycles"}, {"BookSim max", l.Latency.Max, "cycles"},
 				{"fraction of saturation", l.Fraction, ""}}
 			break

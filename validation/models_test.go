@@ -186,7 +186,7 @@ func TestModelStatuses(t *testing.T) {
 		// rho = 0.01: p_L per stage < 0.002, ok; rho = 0.3: inside Case I
 		// but the largest stage p_L = 0.0647 >= MakruckiMaxLoss; rho = 0.5:
 		// no case valid.
-		if c.Points[0].Status != sim.StatusOK || c.Points[1].Status != StatusOutOfDomain || c.Points[2].Status != StatusOutOfDomain ||
+		if c.Points[0].Status != sim.StatusOK || c.Points[1].Status != sim.StatusOutOfDomain || c.Points[2].Status != sim.StatusOutOfDomain ||
 			!strings.Contains(c.Points[1].Reason, "p_L = 0.0647") || !strings.Contains(c.Points[2].Reason, "Case I") ||
 			!math.IsNaN(c.Saturation) || math.Abs(c.Points[2].Value-m.want) > 1e-12*m.want {
 			t.Errorf("%s L=2: %+v sat %v, want ok, out-of-domain (loss), out-of-domain %v", m.model, c.Points, c.Saturation, m.want)
@@ -212,7 +212,7 @@ func TestModelStatuses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Points[0].Status != StatusOutOfDomain || c.Points[1].Status != sim.StatusOK {
+	if c.Points[0].Status != sim.StatusOutOfDomain || c.Points[1].Status != sim.StatusOK {
 		t.Errorf("reed 1.5: %+v", c.Points)
 	}
 }

@@ -14,7 +14,7 @@ func TestPointResultRoundTrip(t *testing.T) {
 	for _, r := range []PointResult{
 		{Point: SimPoint{Rate: 0.1, Status: sim.StatusOK, Values: map[string]SimValue{QLatency: {Mean: 23.134533898305083, HalfWidth: math.NaN()}, QX0: {Mean: 1.5, HalfWidth: 0.01}}}},
 		{Point: SimPoint{Rate: 1.0 / 3, Status: "saturated", Reason: "backlog", Values: map[string]SimValue{}}},
-		{Point: SimPoint{Rate: 7, Status: StatusOutOfDomain, Reason: "no simulator"}, Err: "validation: x: no simulator"},
+		{Point: SimPoint{Rate: 7, Status: sim.StatusOutOfDomain, Reason: "no simulator"}, Err: "validation: x: no simulator"},
 	} {
 		b, err := json.Marshal(r)
 		if err != nil {

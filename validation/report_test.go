@@ -192,7 +192,7 @@ func TestReportTellsTheTruth(t *testing.T) {
 	good := curve(math.NaN(), Estimate, mp(0.1, 10, sim.StatusOK), mp(0.2, 20, sim.StatusOK))
 	bad := curve(math.NaN(), Estimate, mp(0.1, 15, sim.StatusOK), mp(0.2, 30, sim.StatusOK))
 	bad.Model = "bad"
-	none := curve(math.NaN(), Estimate, mp(0.1, 10, StatusOutOfDomain), mp(0.2, 20, StatusOutOfDomain))
+	none := curve(math.NaN(), Estimate, mp(0.1, 10, sim.StatusOutOfDomain), mp(0.2, 20, sim.StatusOutOfDomain))
 	none.Model = "none"
 	judged := ConfigReport{Setup: Setup{Name: "judged", RateUnit: UnitRho, Rates: []float64{0.1, 0.2}}, Sim: pts, Curves: []Curve{good, none},
 		Comparisons: []Comparison{Compare("judged", pts, good, Tolerance{}), Compare("judged", pts, none, Tolerance{ExpectNoData: "out of domain"})}}

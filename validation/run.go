@@ -199,7 +199,7 @@ func SimulatePoint(ctx context.Context, s *Setup, i int) (SimPoint, error) {
 		cfg := *s.Closed
 		cfg.Population, cfg.Seed = int(rate), seed
 		if float64(cfg.Population) != rate {
-			return SimPoint{Rate: rate, Status: StatusOutOfDomain, Reason: "population is not an integer"}, nil
+			return SimPoint{Rate: rate, Status: sim.StatusOutOfDomain, Reason: "population is not an integer"}, nil
 		}
 		return simulate(ctx, sp, cfg, closed.New, func(sp *SimPoint, r closed.Result) {
 			sp.Status, sp.Reason = r.Status, r.Reason
@@ -253,7 +253,7 @@ func SimulatePoint(ctx context.Context, s *Setup, i int) (SimPoint, error) {
 			}
 		})
 	}
-	return SimPoint{Rate: rate, Status: StatusOutOfDomain, Reason: "no simulator"}, fmt.Errorf("validation: %s: no simulator for mode %q", s.Name, s.Mode())
+	return SimPoint{Rate: rate, Status: sim.StatusOutOfDomain, Reason: "no simulator"}, fmt.Errorf("validation: %s: no simulator for mode %q", s.Name, s.Mode())
 }
 
 // simulate builds a mode's simulator from cfg, runs it and lets record
@@ -276,7 +276,7 @@ func simulate[C, R any, S interface {
 
 // failedPoint is the point of a simulator that failed with err.
 func failedPoint(rate float64, err error) (SimPoint, error) {
-	return SimPoint{Rate: rate, Status: StatusOutOfDomain, Reason: err.Error()}, err
+	return SimPoint{Rate: rate, Status: sim.StatusOutOfDomain, Reason: err.Error()}, err
 }
 
 // simValue records an estimate; a half-width that is missing (too few

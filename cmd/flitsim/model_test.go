@@ -93,7 +93,7 @@ func TestModelExtra(t *testing.T) {
 	}
 	var marked, pl int
 	for _, r := range recs[1:] {
-		if r[4] == "PDT-network" && r[2] == "0.4" && r[7] == validation.StatusOutOfDomain && strings.Contains(r[8], "no case valid") {
+		if r[4] == "PDT-network" && r[2] == "0.4" && r[7] == sim.StatusOutOfDomain && strings.Contains(r[8], "no case valid") {
 			marked++
 		}
 		if r[4] == "p_L[1]" && r[2] == "0.1" && r[7] == sim.StatusOK {

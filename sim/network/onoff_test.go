@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/flitsim/flitsim/sim"
 	"github.com/flitsim/flitsim/traffic"
 )
 
@@ -38,7 +39,7 @@ func TestOnOffInNetwork(t *testing.T) {
 	// Offered flits per node per cycle: 16 * (sum of 16 independent N_T) / (16 T).
 	se := 16 * math.Sqrt(16*traffic.OnOffCountVariance(rate, burst, duty, T)) / (16 * float64(T))
 	t.Logf("on/off: offered %.4f (want %.4f ± %.4f), latency %.2f; Bernoulli: offered %.4f, latency %.2f", on.Offered, load, 4*se, on.Latency, bern.Offered, bern.Latency)
-	if on.Status != StatusOK || math.Abs(on.Offered-load) > 4*se {
+	if on.Status != sim.StatusOK || math.Abs(on.Offered-load) > 4*se {
 		t.Errorf("on/off status %q, offered %v, want %v within %v", on.Status, on.Offered, load, 4*se)
 	}
 	if !(on.Latency > bern.Latency) {

@@ -216,7 +216,7 @@ func TestTraceReplayMultistage(t *testing.T) {
 				t.Errorf("%s: %d -> %d latency %d, want zero-load %d", deltaName(sp), d.Src, d.Dst, d.Latency, z)
 			}
 		}
-		if res.Status != StatusOK || tr.Delivered != 4 || tr.RunCycles != tr.IdealCycles || tr.Slowdown != 1 {
+		if res.Status != sim.StatusOK || tr.Delivered != 4 || tr.RunCycles != tr.IdealCycles || tr.Slowdown != 1 {
 			t.Errorf("%s: status %q %+v", deltaName(sp), res.Status, *tr)
 		}
 	}

@@ -9,15 +9,6 @@ import (
 	"github.com/flitsim/flitsim/sim"
 )
 
-// Run statuses of Result.Status: sim's, re-exported under the names this
-// package has always used (defined once, in sim; see sim.Conclude).
-const (
-	StatusOK          = sim.StatusOK
-	StatusSaturated   = sim.StatusSaturated
-	StatusUnconverged = sim.StatusUnconverged
-	StatusDeadlock    = sim.StatusDeadlock
-)
-
 // BlockedChannel is one input VC holding flits when a deadlock was declared:
 // the channel feeding it (or "inject" for the local port) and its state.
 type BlockedChannel struct {

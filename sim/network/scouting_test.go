@@ -417,7 +417,7 @@ func TestDuatoNeedsEmptyVCs(t *testing.T) {
 			BacklogLimit: 1e9, DeadlockCycles: 5000},
 	}
 	res := mustRun(t, cfg)
-	if res.Status == StatusDeadlock {
+	if res.Status == sim.StatusDeadlock {
 		t.Fatalf("Duato escape routing deadlocked: %s", res.Reason)
 	}
 	t.Logf("status %s: %s", res.Status, res.Reason)

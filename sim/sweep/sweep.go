@@ -12,12 +12,6 @@ import (
 	"github.com/flitsim/flitsim/sim"
 )
 
-// StatusOutOfDomain is the status of a model row whose assumptions do not
-// hold at the point; simulated rows carry the run statuses of sim
-// (sim.StatusOK, sim.StatusSaturated, sim.StatusUnconverged,
-// sim.StatusDeadlock).
-const StatusOutOfDomain = "out-of-domain"
-
 // SourceSim is the source column of simulated rows; models use "model:<name>".
 const SourceSim = "sim"
 
@@ -136,7 +130,7 @@ func Combine(job Job, point int, outs []Outcome, version string) Row {
 		Config: job.Name, Source: SourceSim, Rate: job.Rates[point], RateUnit: job.RateUnit,
 		Status: sim.StatusOK, Replications: len(outs), Seed: job.Seed, ConfigHash: job.Hash, Version: version,
 	}
-	rank := map[string]int{sim.StatusOK: 0, StatusOutOfDomain: 1, sim.StatusUnconverged: 2, sim.StatusSaturated: 3, sim.StatusDeadlock: 4}
+	rank := map[string]int{sim.StatusOK: 0, sim.StatusOutOfDomain: 1, sim.StatusUnconverged: 2, sim.StatusSaturated: 3, sim.StatusDeadlock: 4}
 	var acc, off float64
 	for i, o := range outs {
 		st := o.Status
