@@ -8,13 +8,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
 
+	"github.com/flitsim/flitsim/internal/bounded"
 	"github.com/flitsim/flitsim/sim/network"
 	"github.com/flitsim/flitsim/topology"
 	goyaml "github.com/goccy/go-yaml"
@@ -39,7 +39,7 @@ func Load(path string) (*Experiment, error) {
 
 // ErrTooLarge is returned (wrapped) by [ReadFile] for a file longer than
 // the 1 MiB a config may have.
-var ErrTooLarge = errors.New("file too large for a config")
+var ErrTooLarge = bounded.ErrTooLarge
 
 // ReadFile reads the config file at path through a limit: at most 1 MiB
 // and one byte are read, whatever the file is, so that an endless or huge
@@ -47,19 +47,11 @@ var ErrTooLarge = errors.New("file too large for a config")
 // mistake) is refused at once instead of being read whole. A directory is
 // refused with the error of reading it.
 func ReadFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
+	data, err := bounded.ReadFile(path, maxFileBytes)
+	if errors.Is(err, bounded.ErrTooLarge) {
+		return nil, fmt.Errorf("%w for a config: more than %d bytes (a config is YAML text of at most 1 MiB)", bounded.ErrTooLarge, maxFileBytes)
 	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxFileBytes+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > maxFileBytes {
-		return nil, fmt.Errorf("%w: more than %d bytes (a config is YAML text of at most 1 MiB)", ErrTooLarge, maxFileBytes)
-	}
-	return data, nil
+	return data, err
 }
 
 // LoadAll loads every file and returns the experiments in argument order,

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
@@ -19,6 +18,7 @@ import (
 	"time"
 
 	"github.com/flitsim/flitsim/configs"
+	"github.com/flitsim/flitsim/internal/bounded"
 	"github.com/flitsim/flitsim/sim"
 )
 
@@ -354,7 +354,7 @@ func (p *Predictions) at(r float64) (Prediction, bool) {
 // (status and reason optional), then one row per load; an empty cell is no
 // value. Errors name the file, line and column.
 func readPredictionsCSV(path string) (Predictions, error) {
-	data, err := readBounded(path)
+	data, err := bounded.ReadFile(path, maxPredictionsBytes)
 	if err != nil {
 		return Predictions{}, err
 	}
@@ -365,23 +365,6 @@ func readPredictionsCSV(path string) (Predictions, error) {
 // sweep is a few kilobytes, so 16 MiB is generous, and /dev/zero or a
 // wrong multi-gigabyte file is refused at once instead of read whole.
 const maxPredictionsBytes = 16 << 20
-
-// readBounded reads path through the predictions-file limit.
-func readBounded(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxPredictionsBytes+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > maxPredictionsBytes {
-		return nil, fmt.Errorf("%s: more than %d bytes: not a predictions file", path, maxPredictionsBytes)
-	}
-	return data, nil
-}
 
 // parsePredictionsCSV parses the text of a predictions file (path names it
 // in errors); FuzzPredictionsCSV feeds it arbitrary bytes.
