@@ -77,7 +77,7 @@ func TestBadInputs(t *testing.T) {
 			if code != c.code || !strings.Contains(e.String(), c.frag) {
 				t.Errorf("flitsim %v: exit %d, stderr %q; want exit %d containing %q", c.args, code, e.String(), c.code, c.frag)
 			}
-			if d := time.Since(start); d > 10*time.Second {
+			if d := time.Since(start); d > 30*time.Second {
 				t.Errorf("took %v", d)
 			}
 			if units.Load() != 0 {
@@ -134,12 +134,12 @@ func TestOutLocked(t *testing.T) {
 	defer cmd.Process.Kill()
 	lockFile := filepath.Join(out, sweep.LockName("results"))
 	pid := strconv.Itoa(cmd.Process.Pid)
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
 		if b, _ := os.ReadFile(lockFile); strings.TrimSpace(string(b)) == pid {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatal("the first run did not take the lock in 10 s")
+			t.Fatal("the first run did not take the lock in 30 s")
 		}
 	}
 	for _, args := range [][]string{
@@ -151,7 +151,7 @@ func TestOutLocked(t *testing.T) {
 		if code != exitUsage || !strings.Contains(se, "locked by process "+pid) {
 			t.Errorf("second writer %v: exit %d %q, want 2 naming process %s", args, code, se, pid)
 		}
-		if d := time.Since(start); d > 2*time.Second {
+		if d := time.Since(start); d > 5*time.Second {
 			t.Errorf("second writer refused after %v, want at once", d)
 		}
 	}
@@ -232,13 +232,13 @@ func TestValidateInterruptResume(t *testing.T) {
 		t.Fatal(err)
 	}
 	shardFile := filepath.Join(out, "shard-0-of-1.json")
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		if b, _ := os.ReadFile(shardFile); bytes.Count(b, []byte(`"unit":`)) >= 2 {
 			break
 		}
 		if time.Now().After(deadline) {
 			cmd.Process.Kill()
-			t.Fatal("no two points finished in 20 s")
+			t.Fatal("no two points finished in 60 s")
 		}
 	}
 	cmd.Process.Signal(syscall.SIGINT)
