@@ -205,16 +205,7 @@ func (e *Experiment) resolve(r *reporter) {
 	if e.Models == nil {
 		e.Models = []string{}
 	}
-	switch e.Mode {
-	case "closed":
-		e.resolveClosed(r)
-	case "delta":
-		e.resolveDelta(r)
-	case "slotted":
-		e.resolveSlotted(r)
-	default:
-		e.resolveNetwork(r)
-	}
+	modeOf(e.Mode).resolve(e, r)
 }
 
 // resolveTraffic fills the destination-pattern defaults shared by modes

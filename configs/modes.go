@@ -3,11 +3,107 @@ package configs
 import (
 	"sort"
 	"strings"
+
+	"github.com/flitsim/flitsim/sim"
+	"github.com/flitsim/flitsim/sim/closed"
+	"github.com/flitsim/flitsim/sim/delta"
+	"github.com/flitsim/flitsim/sim/slotted"
 )
 
 // Modes lists the simulator modes the loader accepts, in documentation
-// order.
-func Modes() []string { return []string{"network", "closed", "delta", "slotted"} }
+// order (the rows of modeTable).
+func Modes() []string {
+	out := make([]string, len(modeTable))
+	for i, m := range modeTable {
+		out[i] = m.name
+	}
+	return out
+}
+
+// modeRow is one simulator mode's row of the mode table: how the loader
+// fills the mode's defaults, and how, at load time, it asks the mode's
+// engine to build sweep point 0 (engineCheck), with the engine's Go field
+// names and defaults for the messages. (Issue 19's mode table: the keys
+// not read are notRead's; building a run at (point, seed) and mapping its
+// result are still cmd/flitsim/engine.go's and validation's.)
+type modeRow struct {
+	name        string
+	resolve     func(e *Experiment, r *reporter)
+	engineCheck func(e *Experiment, r *reporter) error
+	fieldNames  *strings.Replacer
+	defaults    string // the engine's run-control defaults, for messages
+}
+
+// modeTable has one row per mode, in documentation order.
+var modeTable = []modeRow{
+	{
+		name: "network", resolve: (*Experiment).resolveNetwork,
+		// The network itself is built by flitsim run before the sweep
+		// starts; run control is checked here.
+		engineCheck: func(e *Experiment, r *reporter) error {
+			mon, err := sim.NewMonitor(e.runControl())
+			if err == nil {
+				checkDeadlockCycles(e, r, mon.Config())
+				checkRunLength(e, r, mon.Config())
+			}
+			return err
+		},
+		fieldNames: runFieldNames,
+		defaults:   " (engine defaults: period 1000, max_warmup 50 periods, min_measure 10 periods, max_cycles 1000000, min/max_batches 10/64)",
+	},
+	{
+		name: "closed", resolve: (*Experiment).resolveClosed,
+		engineCheck: func(e *Experiment, _ *reporter) error {
+			cfg, err := e.ClosedConfig(0, e.Seed)
+			if err == nil {
+				_, err = closed.New(cfg)
+			}
+			return err
+		},
+		fieldNames: closedFieldNames,
+		defaults:   " (sim/closed defaults: period 10 R1, max_warmup 1000 periods, min_measure 200 periods, max_time 100000 periods, target_rel_ci 0.01, min/max_batches 10/64)",
+	},
+	{
+		name: "delta", resolve: (*Experiment).resolveDelta,
+		engineCheck: func(e *Experiment, _ *reporter) error {
+			for _, v := range e.Variants() {
+				cfg, err := v.DeltaConfig(0, e.Seed)
+				if err == nil {
+					_, err = delta.New(cfg)
+				}
+				if err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+		fieldNames: deltaFieldNames,
+		defaults:   " (sim/delta defaults: period max(10/mu, 200/(n lambda)), min_measure 64 periods, max_time 2000 periods, target_rel_ci 0.02)",
+	},
+	{
+		name: "slotted", resolve: (*Experiment).resolveSlotted,
+		engineCheck: func(e *Experiment, _ *reporter) error {
+			cfg, err := e.SlottedConfig(0, e.Seed)
+			if err == nil {
+				_, err = slotted.New(cfg)
+			}
+			return err
+		},
+		fieldNames: slottedFieldNames,
+		defaults:   " (sim/slotted defaults: period 128, max_warmup max_cycles/2, min_measure 10000, max_cycles 1048576, target_rel_ci 0.01, min/max_batches 10/64)",
+	},
+}
+
+// modeOf returns the row of mode; an unknown mode (refused by the checks)
+// is resolved and checked as network, the default mode.
+func modeOf(mode string) *modeRow {
+	for i := range modeTable {
+		if modeTable[i].name == mode {
+			return &modeTable[i]
+		}
+	}
+	return &modeTable[0]
+}
 
 // notRead lists, per mode, the keys of the schema that mode does not read.
 // Writing one is a problem (an impossible combination): the value would be

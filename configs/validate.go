@@ -14,10 +14,7 @@ import (
 
 	"github.com/flitsim/flitsim/router/alloc"
 	"github.com/flitsim/flitsim/sim"
-	"github.com/flitsim/flitsim/sim/closed"
-	"github.com/flitsim/flitsim/sim/delta"
 	"github.com/flitsim/flitsim/sim/network"
-	"github.com/flitsim/flitsim/sim/slotted"
 )
 
 // Limits of the schema. They bound what one machine can simulate and catch
@@ -711,46 +708,9 @@ func validateRun(e *Experiment, r *reporter) {
 // 50 periods, ...) or with a rule only the engine knows is refused at load
 // time, with the settings named as in the file.
 func engineCheck(e *Experiment, r *reporter) {
-	var err error
-	names := runFieldNames
-	defaults := ""
-	switch e.Mode {
-	case "network":
-		// The network itself is built by flitsim run before the sweep
-		// starts; run control is checked here.
-		var mon *sim.Monitor
-		if mon, err = sim.NewMonitor(e.runControl()); err == nil {
-			checkDeadlockCycles(e, r, mon.Config())
-			checkRunLength(e, r, mon.Config())
-		}
-		defaults = " (engine defaults: period 1000, max_warmup 50 periods, min_measure 10 periods, max_cycles 1000000, min/max_batches 10/64)"
-	case "closed":
-		var cfg closed.Config
-		if cfg, err = e.ClosedConfig(0, e.Seed); err == nil {
-			_, err = closed.New(cfg)
-		}
-		names = closedFieldNames
-		defaults = " (sim/closed defaults: period 10 R1, max_warmup 1000 periods, min_measure 200 periods, max_time 100000 periods, target_rel_ci 0.01, min/max_batches 10/64)"
-	case "delta":
-		for _, v := range e.Variants() {
-			var cfg delta.Config
-			if cfg, err = v.DeltaConfig(0, e.Seed); err == nil {
-				_, err = delta.New(cfg)
-			}
-			if err != nil {
-				break
-			}
-		}
-		names = deltaFieldNames
-		defaults = " (sim/delta defaults: period max(10/mu, 200/(n lambda)), min_measure 64 periods, max_time 2000 periods, target_rel_ci 0.02)"
-	case "slotted":
-		var cfg slotted.Config
-		if cfg, err = e.SlottedConfig(0, e.Seed); err == nil {
-			_, err = slotted.New(cfg)
-		}
-		names = slottedFieldNames
-		defaults = " (sim/slotted defaults: period 128, max_warmup max_cycles/2, min_measure 10000, max_cycles 1048576, target_rel_ci 0.01, min/max_batches 10/64)"
-	}
+	row := modeOf(e.Mode)
+	err := row.engineCheck(e, r)
+	names, defaults := row.fieldNames, row.defaults
 	if err == nil {
 		return
 	}
