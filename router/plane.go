@@ -52,8 +52,13 @@ import (
 // re-evaluates the VC waiting for it); the network package uses planes for
 // direct networks only.
 type Plane struct {
-	routers    []*Router
-	words      []planeWord // one per 64 routers
+	routers []*Router
+	words   []planeWord // one per 64 routers
+	// allocated has bit w set when word w was allocated this cycle: a word
+	// none of whose input VCs may request the switch is skipped (it would
+	// grant nothing and move no pointer), so an idle part of a large
+	// network costs one test per 64 routers and cycle (issue 20, point 3).
+	allocated  []uint64
 	ports, vcs int
 	credit     sim.Cycle
 	link       sim.Cycle // the fabric's LinkDelay
@@ -183,7 +188,8 @@ func NewPlane(f *Fabric, routers []*Router, horizon int) (*Plane, error) {
 	}
 	pl := &Plane{
 		routers: routers, words: make([]planeWord, (len(routers)+63)/64),
-		ports: r0.ports, vcs: r0.vcs, credit: f.CreditDelay, link: f.LinkDelay,
+		allocated: make([]uint64, (len(routers)+64*64-1)/(64*64)),
+		ports:     r0.ports, vcs: r0.vcs, credit: f.CreditDelay, link: f.LinkDelay,
 	}
 	for id, r := range routers {
 		switch {
@@ -324,14 +330,32 @@ func (pl *Plane) Step(now sim.Cycle) int {
 		}
 	}
 	for w := range pl.words {
-		pl.allocateWord(&pl.words[w])
+		pw := &pl.words[w]
+		if !pw.requesting(pl.n) {
+			continue
+		}
+		pl.allocateWord(pw)
+		pl.allocated[w>>6] |= 1 << (uint(w) & 63)
 	}
 	pl.cur = now + 1 // from here on, decisions are for the next allocation
 	moved := 0
-	for w := range pl.words {
-		moved += pl.traverse(w, now)
+	for j, m := range pl.allocated {
+		for ; m != 0; m &= m - 1 {
+			moved += pl.traverse(j<<6|bits.TrailingZeros64(m), now)
+		}
+		pl.allocated[j] = 0
 	}
 	return moved
+}
+
+// requesting reports whether any of the word's n input VCs may request the
+// switch.
+func (pw *planeWord) requesting(n int) bool {
+	var any uint64
+	for i := 0; i < n; i++ {
+		any |= pw.elig[i&63]
+	}
+	return any != 0
 }
 
 // allocate runs the switch allocation of the 64 routers of word pw and
