@@ -21,7 +21,7 @@ func Modes() []string {
 }
 
 // modeRow is one simulator mode's row of the mode table: how the loader
-// fills the mode's defaults, and how, at load time, it asks the mode's
+// fills the mode's defaults, which checks its keys get, and how, at load time, it asks the mode's
 // engine to build sweep point 0 (engineCheck), with the engine's Go field
 // names and defaults for the messages. (Issue 19's mode table: the keys
 // not read are notRead's; building a run at (point, seed) and mapping its
@@ -29,78 +29,122 @@ func Modes() []string {
 type modeRow struct {
 	name        string
 	resolve     func(e *Experiment, r *reporter)
+	check       func(e *Experiment, r *reporter) // the mode's sections and the shared ones it reads
 	engineCheck func(e *Experiment, r *reporter) error
 	fieldNames  *strings.Replacer
 	defaults    string // the engine's run-control defaults, for messages
 }
 
-// modeTable has one row per mode, in documentation order.
-var modeTable = []modeRow{
-	{
-		name: "network", resolve: (*Experiment).resolveNetwork,
-		// The network itself is built by flitsim run before the sweep
-		// starts; run control is checked here.
-		engineCheck: func(e *Experiment, r *reporter) error {
-			mon, err := sim.NewMonitor(e.runControl())
-			if err == nil {
-				checkDeadlockCycles(e, r, mon.Config())
-				checkRunLength(e, r, mon.Config())
-			}
-			return err
-		},
-		fieldNames: runFieldNames,
-		defaults:   " (engine defaults: period 1000, max_warmup 50 periods, min_measure 10 periods, max_cycles 1000000, min/max_batches 10/64)",
-	},
-	{
-		name: "closed", resolve: (*Experiment).resolveClosed,
-		engineCheck: func(e *Experiment, _ *reporter) error {
-			cfg, err := e.ClosedConfig(0, e.Seed)
-			if err == nil {
-				_, err = closed.New(cfg)
-			}
-			return err
-		},
-		fieldNames: closedFieldNames,
-		defaults:   " (sim/closed defaults: period 10 R1, max_warmup 1000 periods, min_measure 200 periods, max_time 100000 periods, target_rel_ci 0.01, min/max_batches 10/64)",
-	},
-	{
-		name: "delta", resolve: (*Experiment).resolveDelta,
-		engineCheck: func(e *Experiment, _ *reporter) error {
-			for _, v := range e.Variants() {
-				cfg, err := v.DeltaConfig(0, e.Seed)
+// modeTable has one row per mode, in documentation order (filled by init:
+// the checks themselves consult Modes).
+var modeTable []modeRow
+
+func init() { modeTable = modeRows() }
+
+func modeRows() []modeRow {
+	return []modeRow{
+		{
+			name: "network", resolve: (*Experiment).resolveNetwork,
+			check: func(e *Experiment, r *reporter) {
+				topoOK := validateNetwork(e, r)
+				validateRouter(e, r, topoOK)
+				if r.set("traffic.trace") {
+					maxLen := validateTrace(e, r, topoOK)
+					validateSwitching(e, r, maxLen, maxLen > 0)
+					validateSweep(e, r, false)
+					return
+				}
+				maxLen, lenOK := validateLength(e, r)
+				validateSwitching(e, r, maxLen, lenOK)
+				validateTraffic(e, r, topoOK)
+				validateSweep(e, r, lenOK)
+			},
+			// The network itself is built by flitsim run before the sweep
+			// starts; run control is checked here.
+			engineCheck: func(e *Experiment, r *reporter) error {
+				mon, err := sim.NewMonitor(e.runControl())
 				if err == nil {
-					_, err = delta.New(cfg)
+					checkDeadlockCycles(e, r, mon.Config())
+					checkRunLength(e, r, mon.Config())
 				}
-				if err != nil {
-					return err
+				return err
+			},
+			fieldNames: runFieldNames,
+			defaults:   " (engine defaults: period 1000, max_warmup 50 periods, min_measure 10 periods, max_cycles 1000000, min/max_batches 10/64)",
+		},
+		{
+			name: "closed", resolve: (*Experiment).resolveClosed,
+			check: func(e *Experiment, r *reporter) {
+				topoOK := validateClosedNetwork(e, r)
+				validateClosed(e, r)
+				validateTraffic(e, r, topoOK)
+				validateSweep(e, r, false)
+			},
+			engineCheck: func(e *Experiment, _ *reporter) error {
+				cfg, err := e.ClosedConfig(0, e.Seed)
+				if err == nil {
+					_, err = closed.New(cfg)
 				}
-			}
-			return nil
+				return err
+			},
+			fieldNames: closedFieldNames,
+			defaults:   " (sim/closed defaults: period 10 R1, max_warmup 1000 periods, min_measure 200 periods, max_time 100000 periods, target_rel_ci 0.01, min/max_batches 10/64)",
 		},
-		fieldNames: deltaFieldNames,
-		defaults:   " (sim/delta defaults: period max(10/mu, 200/(n lambda)), min_measure 64 periods, max_time 2000 periods, target_rel_ci 0.02)",
-	},
-	{
-		name: "slotted", resolve: (*Experiment).resolveSlotted,
-		engineCheck: func(e *Experiment, _ *reporter) error {
-			cfg, err := e.SlottedConfig(0, e.Seed)
-			if err == nil {
-				_, err = slotted.New(cfg)
-			}
-			return err
+		{
+			name: "delta", resolve: (*Experiment).resolveDelta,
+			check: func(e *Experiment, r *reporter) {
+				validateDelta(e, r)
+				validateSweep(e, r, false)
+			},
+			engineCheck: func(e *Experiment, _ *reporter) error {
+				for _, v := range e.Variants() {
+					cfg, err := v.DeltaConfig(0, e.Seed)
+					if err == nil {
+						_, err = delta.New(cfg)
+					}
+					if err != nil {
+						return err
+					}
+				}
+				return nil
+			},
+			fieldNames: deltaFieldNames,
+			defaults:   " (sim/delta defaults: period max(10/mu, 200/(n lambda)), min_measure 64 periods, max_time 2000 periods, target_rel_ci 0.02)",
 		},
-		fieldNames: slottedFieldNames,
-		defaults:   " (sim/slotted defaults: period 128, max_warmup max_cycles/2, min_measure 10000, max_cycles 1048576, target_rel_ci 0.01, min/max_batches 10/64)",
-	},
+		{
+			name: "slotted", resolve: (*Experiment).resolveSlotted,
+			check: func(e *Experiment, r *reporter) {
+				validateSlotted(e, r)
+				validateSweep(e, r, false)
+			},
+			engineCheck: func(e *Experiment, _ *reporter) error {
+				cfg, err := e.SlottedConfig(0, e.Seed)
+				if err == nil {
+					_, err = slotted.New(cfg)
+				}
+				return err
+			},
+			fieldNames: slottedFieldNames,
+			defaults:   " (sim/slotted defaults: period 128, max_warmup max_cycles/2, min_measure 10000, max_cycles 1048576, target_rel_ci 0.01, min/max_batches 10/64)",
+		},
+	}
+}
+
+// lookupMode returns the row of mode.
+func lookupMode(mode string) (*modeRow, bool) {
+	for i := range modeTable {
+		if modeTable[i].name == mode {
+			return &modeTable[i], true
+		}
+	}
+	return nil, false
 }
 
 // modeOf returns the row of mode; an unknown mode (refused by the checks)
-// is resolved and checked as network, the default mode.
+// is resolved as network, the default mode.
 func modeOf(mode string) *modeRow {
-	for i := range modeTable {
-		if modeTable[i].name == mode {
-			return &modeTable[i]
-		}
+	if row, ok := lookupMode(mode); ok {
+		return row
 	}
 	return &modeTable[0]
 }

@@ -153,31 +153,8 @@ func validate(e *Experiment, r *reporter) {
 	}
 	checkModeKeys(e, r)
 
-	switch e.Mode {
-	case "network":
-		topoOK := validateNetwork(e, r)
-		validateRouter(e, r, topoOK)
-		if r.set("traffic.trace") {
-			maxLen := validateTrace(e, r, topoOK)
-			validateSwitching(e, r, maxLen, maxLen > 0)
-			validateSweep(e, r, false)
-			break
-		}
-		maxLen, lenOK := validateLength(e, r)
-		validateSwitching(e, r, maxLen, lenOK)
-		validateTraffic(e, r, topoOK)
-		validateSweep(e, r, lenOK)
-	case "closed":
-		topoOK := validateClosedNetwork(e, r)
-		validateClosed(e, r)
-		validateTraffic(e, r, topoOK)
-		validateSweep(e, r, false)
-	case "delta":
-		validateDelta(e, r)
-		validateSweep(e, r, false)
-	case "slotted":
-		validateSlotted(e, r)
-		validateSweep(e, r, false)
+	if row, ok := lookupMode(e.Mode); ok {
+		row.check(e, r)
 	}
 	validateRun(e, r)
 	validateValidation(e, r)
