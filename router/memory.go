@@ -8,16 +8,17 @@ import "unsafe"
 // the sizes of its own types and the lengths New gives its slices. With n =
 // ports × VCs input (and output) VCs and B = BufferDepth:
 //
-//	Router struct (its 64 port lines included)  sizeof(Router)
+//	Router struct                               sizeof(Router)
 //	input buffers                               n·B·sizeof(slot)
 //	input VC state                              n·sizeof(inputVC)
 //	per-VC int32/uint8/bool arrays              n·(6·4 + 2 + 1)
-//	per-port arrays                             ports·(sizeof(Departure) + sizeof(CreditReturn) + 4 + 8 + sizeof(upLink) + 8·(V+1))
+//	per-port arrays                             ports·(sizeof(portState) + sizeof(Departure) + sizeof(CreditReturn) + 4 + 8 + sizeof(upLink) + 8·(V+1))
 //	adaptive candidates                         n·((ports+1)·sizeof(cand) + 4)
 //	scouting                                    n·sizeof(scoutVC) + 2·ports·sizeof(Control)
 //
 // The input buffers dominate deep routers (sizeof(slot) is 32 bytes a flit
-// slot); the Router struct itself, about 6 KiB, shallow ones.
+// slot); the Router struct (about 1 KiB) and its per-port state (80 bytes
+// a port), shallow ones.
 // sim/network's EstimateMemory sums it over the routers of a network.
 func MemoryBytes(ports int, cfg Config, classes int, adaptive bool) int64 {
 	n := int64(ports) * int64(cfg.VCs)
@@ -27,7 +28,7 @@ func MemoryBytes(ports int, cfg Config, classes int, adaptive bool) int64 {
 	b += n * int64(unsafe.Sizeof(inputVC{}))
 	b += n * (6*4 + 2 + 1) // ovOwner, ovCredits, vaPtr, ovPtr, vaReq, vaTouched; portOf, vcOf; vaMany
 	b += (p + 1) * int64(unsafe.Sizeof(Candidate{}))
-	b += p * (int64(unsafe.Sizeof(Departure{})+unsafe.Sizeof(CreditReturn{})+unsafe.Sizeof(upLink{})) + 4 + 8 + 8*int64(cfg.VCs+1))
+	b += p * (int64(unsafe.Sizeof(portState{})+unsafe.Sizeof(Departure{})+unsafe.Sizeof(CreditReturn{})+unsafe.Sizeof(upLink{})) + 4 + 8 + 8*int64(cfg.VCs+1))
 	b += int64(classes+1) * 4
 	if adaptive {
 		b += n * ((p+1)*int64(unsafe.Sizeof(cand{})) + 4)
