@@ -19,6 +19,8 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	quiet := fs.BoolP("quiet", "q", false, "no table of the merged points")
 	baseline := fs.String("baseline", "", "validate shards: baseline JSON of mean errors (as flitsim validate --baseline)")
 	slack := fs.Float64("slack", 0.02, "validate shards: allowed growth of a mean error over the baseline")
+	junit := fs.String("junit", "", "validate shards: also write the verdicts as JUnit XML to this file")
+	writeBaseline := fs.String("write-baseline", "", "validate shards: write the mean errors as a baseline JSON file")
 	if help, err := fs.parse(args, "shard directory"); help || err != nil {
 		return err
 	}
@@ -77,6 +79,9 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return withCode(exitShards, fmt.Errorf("merge: %w", err))
 		}
 		printVerdicts(stdout, rep)
+		if err := writeVerdictFiles("merge", rep, *junit, *writeBaseline, stdout); err != nil {
+			return err
+		}
 		fmt.Fprintf(stdout, "merged %d validate shards (%d points) into the report in %s\n", set.Count, len(set.Outcomes), *out)
 		if rep.Failed() {
 			return withCode(exitValidation, fmt.Errorf("merge: a model and the simulator disagree beyond tolerance (report in %s)", *out))

@@ -130,21 +130,31 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	// of shards would write, and nothing of the run in progress.
 	os.Remove(path)
 	printVerdicts(stdout, rep)
-	if *junit != "" {
-		if err := validation.WriteJUnit(*junit, rep); err != nil {
-			return withCode(exitRuntime, fmt.Errorf("validate: %w", err))
-		}
-	}
-	if *writeBaseline != "" {
-		if err := validation.NewBaseline(rep.Comparisons()).Save(*writeBaseline); err != nil {
-			return withCode(exitRuntime, fmt.Errorf("validate: %w", err))
-		}
-		fmt.Fprintf(stdout, "baseline of %d mean errors written to %s\n", len(validation.NewBaseline(rep.Comparisons())), *writeBaseline)
+	if err := writeVerdictFiles("validate", rep, *junit, *writeBaseline, stdout); err != nil {
+		return err
 	}
 	if rep.Failed() {
 		return withCode(exitValidation, fmt.Errorf("validate: a model and the simulator disagree beyond tolerance (report in %s)", *out))
 	}
 	fmt.Fprintf(stdout, "all verdicts pass; report in %s\n", *out)
+	return nil
+}
+
+// writeVerdictFiles writes the report's verdicts as JUnit XML to junit and
+// its mean errors as a baseline to baseline (each only when named).
+func writeVerdictFiles(cmd string, rep validation.Report, junit, baseline string, stdout io.Writer) error {
+	if junit != "" {
+		if err := validation.WriteJUnit(junit, rep); err != nil {
+			return withCode(exitRuntime, fmt.Errorf("%s: %w", cmd, err))
+		}
+	}
+	if baseline != "" {
+		b := validation.NewBaseline(rep.Comparisons())
+		if err := b.Save(baseline); err != nil {
+			return withCode(exitRuntime, fmt.Errorf("%s: %w", cmd, err))
+		}
+		fmt.Fprintf(stdout, "baseline of %d mean errors written to %s\n", len(b), baseline)
+	}
 	return nil
 }
 

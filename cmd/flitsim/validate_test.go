@@ -110,14 +110,14 @@ func TestValidateVerdicts(t *testing.T) {
 
 // TestValidateShardMergeIdentical: flitsim validate split into two shards
 // and merged writes the same report (Markdown, HTML and every plot, byte
-// for byte) as the unsharded run; a merge with a shard missing names it,
+// for byte, and the --junit file) as the unsharded run; a merge with a shard missing names it,
 // exits 5 and writes nothing.
 func TestValidateShardMergeIdentical(t *testing.T) {
 	dir := t.TempDir()
 	a := writeConfig(t, dir, "a", reedConfig("exponential", "0.05"))
 	b := writeConfig(t, dir, "b", reedConfig("fixed", "0.5"))
 	whole := filepath.Join(dir, "whole")
-	if code, _, stderr := runMain(t, "validate", a, b, "--out", whole, "-q"); code != exitOK {
+	if code, _, stderr := runMain(t, "validate", a, b, "--out", whole, "-q", "--junit", filepath.Join(dir, "whole.xml")); code != exitOK {
 		t.Fatalf("unsharded: exit %d: %s", code, stderr)
 	}
 	shards := filepath.Join(dir, "shards")
@@ -145,8 +145,13 @@ func TestValidateShardMergeIdentical(t *testing.T) {
 		t.Fatal("a refused merge wrote a report")
 	}
 	merged := filepath.Join(dir, "merged")
-	if code, stdout, stderr := runMain(t, "merge", shards, "--out", merged, "-q"); code != exitOK || !strings.Contains(stdout, "merged 2 validate shards") {
+	if code, stdout, stderr := runMain(t, "merge", shards, "--out", merged, "-q", "--junit", filepath.Join(dir, "merged.xml")); code != exitOK || !strings.Contains(stdout, "merged 2 validate shards") {
 		t.Fatalf("merge: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	wj, _ := os.ReadFile(filepath.Join(dir, "whole.xml"))
+	mj, err := os.ReadFile(filepath.Join(dir, "merged.xml"))
+	if err != nil || len(wj) == 0 || !bytes.Equal(wj, mj) {
+		t.Errorf("the merged JUnit file differs from the unsharded one (%v)", err)
 	}
 	var files []string
 	filepath.WalkDir(whole, func(p string, d os.DirEntry, err error) error {
