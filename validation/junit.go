@@ -13,9 +13,10 @@ import (
 // per experiment, one <testcase> per comparison (config × model curve),
 // named by the model, class name the config:
 //
-//	pass, info, no-data   a passing test case (info and no-data say so in
-//	                      <system-out>, with the numbers)
-//	fail                  a <failure> whose message is the verdict's reason
+//	not Comparison.Failed (pass, info, an expected no-data)
+//	                      a passing test case; <system-out> gives the
+//	                      verdict, its reason and the point table
+//	Comparison.Failed     a <failure> whose message is the verdict's reason
 //	                      (errors and tolerances) and whose text is the
 //	                      point-by-point table
 //	an experiment error   a test case "evaluation" with an <error>
@@ -78,7 +79,11 @@ func JUnit(r Report) []byte {
 			table := comparisonText(c)
 			switch {
 			case c.Failed(): // a judged failure, or a judged comparison without data not declared expected
-				jc.Failure = &junitProblem{Message: c.Reason, Type: c.Verdict, Text: table}
+				msg := c.Reason
+				if msg == "" {
+					msg = c.Verdict + verdictDetail(c)
+				}
+				jc.Failure = &junitProblem{Message: msg, Type: c.Verdict, Text: table}
 				s.Failures++
 			case c.Reason != "":
 				jc.SystemOut = &junitText{"verdict " + c.Verdict + ": " + c.Reason + "\n" + table}
