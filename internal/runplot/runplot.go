@@ -211,29 +211,59 @@ func xRange(p *plot.Plot, rows []sweep.Row) {
 	p.X.Min, p.X.Max = chart.Pad(lo, hi)
 }
 
-var saturatedGlyph = draw.GlyphStyle{Shape: draw.CrossGlyph{}, Radius: vg.Points(4), Color: color.NRGBA{R: 200, A: 255}}
+var (
+	saturatedGlyph = draw.GlyphStyle{Shape: draw.CrossGlyph{}, Radius: vg.Points(4), Color: color.NRGBA{R: 200, A: 255}}
+	otherGlyph     = draw.GlyphStyle{Shape: draw.TriangleGlyph{}, Radius: vg.Points(3.5), Color: color.NRGBA{R: 230, G: 120, A: 255}}
+)
 
-// markSaturated puts a cross on the x axis at every point whose status is
-// saturated or deadlock.
-func markSaturated(p *plot.Plot, rows []sweep.Row) error {
-	var xys plotter.XYs
+// markNotOK flags every row of rows whose status is not ok, at the point
+// at(r) gives (ok false: not drawn): saturated and deadlocked points as red
+// crosses, any other status (unconverged, ...) as orange triangles labelled
+// with the status, so a figure never reads better than the run.
+func markNotOK(p *plot.Plot, rows []sweep.Row, at func(sweep.Row) (plotter.XY, bool)) error {
+	type flag struct {
+		label string
+		xys   plotter.XYs
+	}
+	var flags []*flag
+	byLabel := map[string]*flag{}
 	for _, r := range rows {
-		if r.Status == "saturated" || r.Status == "deadlock" {
-			xys = append(xys, plotter.XY{X: r.Rate, Y: 0})
+		if ok(r) {
+			continue
 		}
+		xy, drawn := at(r)
+		if !drawn {
+			continue
+		}
+		label := r.Status
+		if r.Status == "saturated" || r.Status == "deadlock" {
+			label = "saturated / deadlock"
+		}
+		f := byLabel[label]
+		if f == nil {
+			f = &flag{label: label}
+			byLabel[label] = f
+			flags = append(flags, f)
+		}
+		f.xys = append(f.xys, xy)
 	}
-	if len(xys) == 0 {
-		return nil
+	for _, f := range flags {
+		sc, err := plotter.NewScatter(f.xys)
+		if err != nil {
+			return err
+		}
+		sc.GlyphStyle = otherGlyph
+		if f.label == "saturated / deadlock" {
+			sc.GlyphStyle = saturatedGlyph
+		}
+		p.Add(sc)
+		p.Legend.Add(f.label, sc)
 	}
-	sc, err := plotter.NewScatter(xys)
-	if err != nil {
-		return err
-	}
-	sc.GlyphStyle = saturatedGlyph
-	p.Add(sc)
-	p.Legend.Add("saturated / deadlock", sc)
 	return nil
 }
+
+// onAxis places a row's flag on the x axis at its load.
+func onAxis(r sweep.Row) (plotter.XY, bool) { return plotter.XY{X: r.Rate}, true }
 
 func (e *experiment) all() []sweep.Row {
 	rows := append([]sweep.Row(nil), e.sim...)
@@ -284,7 +314,7 @@ func (e *experiment) latencyPlot() (*plot.Plot, error) {
 	if err := addSeries(p, net, draw.GlyphStyle{Shape: draw.BoxGlyph{}, Radius: vg.Points(2.2), Color: chart.Color(1)}, "network latency", true); err != nil {
 		return nil, err
 	}
-	if err := markSaturated(p, e.sim); err != nil {
+	if err := markNotOK(p, e.sim, onAxis); err != nil {
 		return nil, err
 	}
 	p.Y.Min = 0
@@ -342,7 +372,6 @@ func (e *experiment) throughputPlot() (*plot.Plot, error) {
 		}
 	}
 	var pts chart.ErrPoints
-	var sat plotter.XYs
 	lo, hi := 0.0, 0.0
 	for _, r := range e.sim {
 		a, ok := val(r.Accepted)
@@ -354,9 +383,6 @@ func (e *experiment) throughputPlot() (*plot.Plot, error) {
 			x = *r.Offered
 		}
 		pts.Add(x, a, 0)
-		if r.Status == "saturated" || r.Status == "deadlock" {
-			sat = append(sat, plotter.XY{X: x, Y: a})
-		}
 		hi = max(hi, x, a)
 	}
 	if len(pts.XYs) == 0 {
@@ -381,14 +407,16 @@ func (e *experiment) throughputPlot() (*plot.Plot, error) {
 	if err := addSeries(p, pts, draw.GlyphStyle{Shape: draw.CircleGlyph{}, Radius: vg.Points(2.5), Color: color.Black}, "accepted", false); err != nil {
 		return nil, err
 	}
-	if len(sat) > 0 {
-		sc, err := plotter.NewScatter(sat)
-		if err != nil {
-			return nil, err
+	err := markNotOK(p, e.sim, func(r sweep.Row) (plotter.XY, bool) {
+		a, ok := val(r.Accepted)
+		x := r.Rate
+		if measured {
+			x = *r.Offered
 		}
-		sc.GlyphStyle = saturatedGlyph
-		p.Add(sc)
-		p.Legend.Add("saturated / deadlock", sc)
+		return plotter.XY{X: x, Y: a}, ok
+	})
+	if err != nil {
+		return nil, err
 	}
 	p.X.Min, p.Y.Min = 0, 0
 	p.X.Max, p.Y.Max = 1.04*hi, 1.04*hi

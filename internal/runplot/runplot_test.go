@@ -23,6 +23,8 @@ func sample() []sweep.Row {
 			Accepted: f(rate * 0.99), Offered: f(rate), Status: "ok",
 			Extra: []sweep.RowMetric{{Name: "p50 cycles", Value: f(lat - 2)}, {Name: "p99 cycles", Value: f(2 * lat)}, {Name: "hops", Value: f(4)}}})
 	}
+	rows = append(rows, sweep.Row{Config: "net a", Source: sweep.SourceSim, Rate: 0.45, RateUnit: "flits/node/cycle",
+		Accepted: f(0.42), Offered: f(0.45), Status: "unconverged", Reason: "no interval"})
 	rows = append(rows, sweep.Row{Config: "net a", Source: sweep.SourceSim, Rate: 0.5, RateUnit: "flits/node/cycle",
 		Accepted: f(0.43), Offered: f(0.49), Status: "saturated", Reason: "latency trend"})
 	for _, rate := range []float64{0.1, 0.2, 0.3, 0.4, 0.5} {
@@ -72,6 +74,14 @@ func TestWriteFiguresAndIndex(t *testing.T) {
 			t.Errorf("%s is not a PNG", w)
 		case strings.HasSuffix(w, ".svg") && !bytes.Contains(b, []byte("<svg")):
 			t.Errorf("%s is not an SVG", w)
+		}
+	}
+	for _, k := range []string{Latency, Throughput} {
+		svg := string(files[PlotFile("net a", k)+".svg"])
+		for _, legend := range []string{">saturated / deadlock<", ">unconverged<"} {
+			if !strings.Contains(svg, legend) {
+				t.Errorf("%s figure does not flag %s", k, legend)
+			}
 		}
 	}
 	idx := string(files[IndexFile])
@@ -158,7 +168,7 @@ func TestOverlay(t *testing.T) {
 	}{
 		{"format", filepath.Join(dir, "o.pdf"), sets, "unknown image format"},
 		{"units", filepath.Join(dir, "u.png"), []Set{sets[0], {Label: "c", Rows: []sweep.Row{{Config: "x", Source: sweep.SourceSim, Rate: 1, RateUnit: "population", Status: "ok"}}}}, "different units"},
-		{"empty", filepath.Join(dir, "e.png"), []Set{{Label: "m", Rows: sample()[5:]}}, "no simulated rows"},
+		{"empty", filepath.Join(dir, "e.png"), []Set{{Label: "m", Rows: sample()[6:]}}, "no simulated rows"},
 	}
 	for _, c := range bad {
 		err := Overlay(c.path, c.sets)
