@@ -10,32 +10,16 @@ import (
 	"github.com/flitsim/flitsim/topology"
 )
 
-// VC names a virtual-channel class on a channel: a vertex of the
-// channel-dependency graph.
-type VC struct {
-	Channel, Class int
-}
+// VC names a virtual-channel class on a channel, a vertex of the
+// channel-dependency graph; it is topology's, so one vocabulary serves both
+// checks.
+type VC = topology.VC
 
-// Verdict is the result of Check.
-type Verdict struct {
-	// Minimal: every admitted hop reduces the router distance to the
-	// destination by one.
-	Minimal bool
-	// ReachesAll: from every source, every path the function admits (for
-	// every start state) reaches the destination's router without a loop
-	// and ejects at the destination's port; every candidate names an
-	// existing channel and a class below Classes().
-	ReachesAll bool
-	// DeadlockFree: the channel-dependency graph over (channel, class) is
-	// acyclic (Dally & Seitz 1987), with the dependencies of every
-	// reachable (router, state) of every packet.
-	DeadlockFree bool
-	// Cycle is one dependency cycle when DeadlockFree is false: Cycle[i]
-	// may wait for Cycle[i+1], the last for the first.
-	Cycle []VC
-	// Problem describes the first defect found, empty if none.
-	Problem string
-}
+// Verdict is the result of Check, with the meaning topology.Verdict gives
+// its fields: here every path is explored for every reachable (router,
+// state) of a packet, so Minimal counts router distance and DeadlockFree
+// covers the dependencies of every such state.
+type Verdict = topology.Verdict
 
 // node is a packet's situation on the way to one destination: the router
 // it is at and the state it carries there.
