@@ -325,18 +325,24 @@ func findCycle(n int, next, target func(u, j int) int) []int {
 	return nil
 }
 
-func formatCycle(t *Topology, cycle []VC) string {
+func formatCycle(t *Topology, cycle []VC) string { return FormatCycle(cycle, t.describeChannel, 8) }
+
+// FormatCycle names the VCs of a dependency cycle as "N VCs: a/c0 -> b/c1
+// -> ...", each channel named by describe, and at most shown VCs listed:
+// the one wording every deadlock check (this package's, topology/graph's)
+// uses for the cycle it refuses.
+func FormatCycle(cycle []VC, describe func(channel int) string, shown int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d VCs: ", len(cycle))
 	for i, vc := range cycle {
-		if i == 8 {
+		if i == shown {
 			b.WriteString(" -> ...")
 			break
 		}
 		if i > 0 {
 			b.WriteString(" -> ")
 		}
-		fmt.Fprintf(&b, "%s/c%d", t.describeChannel(vc.Channel), vc.Class)
+		fmt.Fprintf(&b, "%s/c%d", describe(vc.Channel), vc.Class)
 	}
 	return b.String()
 }

@@ -3,7 +3,6 @@ package graph
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/emirpasic/gods/v2/maps/hashmap"
 	"github.com/emirpasic/gods/v2/sets/hashset"
@@ -210,17 +209,5 @@ func findCycle(adj [][]int32) []int32 {
 // FormatCycle names the VCs of a dependency cycle, e.g.
 // "3 VCs: a.p1->b.p0/c0 -> b.p1->c.p0/c0 -> c.p1->a.p0/c0".
 func (n *Network) FormatCycle(cycle []VC) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%d VCs: ", len(cycle))
-	for i, vc := range cycle {
-		if i == 12 {
-			b.WriteString(" -> ...")
-			break
-		}
-		if i > 0 {
-			b.WriteString(" -> ")
-		}
-		fmt.Fprintf(&b, "%s/c%d", n.DescribeChannel(vc.Channel), vc.Class)
-	}
-	return b.String()
+	return topology.FormatCycle(cycle, n.DescribeChannel, 12)
 }
