@@ -204,12 +204,9 @@ func NewFlatFly(s FlatFlySpec) (*Network, error) {
 	if s.K < 2 || s.N < 1 || s.C < 1 || s.Latency < 1 {
 		return nil, fmt.Errorf("graph: flattened butterfly k=%d n=%d c=%d latency %d, want k >= 2, n >= 1, c >= 1, latency >= 1", s.K, s.N, s.C, s.Latency)
 	}
-	R := 1
-	for range s.N {
-		if R > MaxRouters/s.K {
-			return nil, fmt.Errorf("graph: flattened butterfly %d^%d routers exceed %d", s.K, s.N, MaxRouters)
-		}
-		R *= s.K
+	R, err := routerGrid("flattened butterfly", s.K, s.N)
+	if err != nil {
+		return nil, err
 	}
 	b, err := newBuilder("flattened-butterfly", fmt.Sprintf("flattened butterfly %d-ary %d-dimensional, %d terminals per router", s.K, s.N, s.C), R, s.C+s.N*(s.K-1))
 	if err != nil {
@@ -323,12 +320,9 @@ func NewCMesh(s CMeshSpec) (*Network, error) {
 	if s.K < 2 || s.N < 1 || s.C < 1 || s.Latency < 1 {
 		return nil, fmt.Errorf("graph: cmesh k=%d n=%d c=%d latency %d, want k >= 2, n >= 1, c >= 1, latency >= 1", s.K, s.N, s.C, s.Latency)
 	}
-	R := 1
-	for range s.N {
-		if R > MaxRouters/s.K {
-			return nil, fmt.Errorf("graph: cmesh %d^%d routers exceed %d", s.K, s.N, MaxRouters)
-		}
-		R *= s.K
+	R, err := routerGrid("cmesh", s.K, s.N)
+	if err != nil {
+		return nil, err
 	}
 	b, err := newBuilder("cmesh", fmt.Sprintf("concentrated mesh %d-ary %d-mesh, %d terminals per router", s.K, s.N, s.C), R, s.C+2*s.N)
 	if err != nil {
@@ -352,3 +346,16 @@ func NewCMesh(s CMeshSpec) (*Network, error) {
 
 // CMesh returns the parameters of a concentrated mesh, nil otherwise.
 func (n *Network) CMesh() *CMeshSpec { return n.mesh }
+
+// routerGrid is the k^n routers of a k-ary n-dimensional grid of routers
+// (flattened butterfly, cmesh), refused before it overflows MaxRouters.
+func routerGrid(kind string, k, n int) (int, error) {
+	R := 1
+	for range n {
+		if R > MaxRouters/k {
+			return 0, fmt.Errorf("graph: %s %d^%d routers exceed %d", kind, k, n, MaxRouters)
+		}
+		R *= k
+	}
+	return R, nil
+}
