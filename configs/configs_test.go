@@ -195,6 +195,12 @@ func TestValidationVerdictKeys(t *testing.T) {
 	m := base + "models: [draper-ghosh]\nvalidation:\n"
 	checkErrs(t, m+"  report_only: true\n", []wantErr{{19, "validation.report_only", "needs validation.reason"}})
 	checkErrs(t, m+"  expect_no_data: \" \"\n", []wantErr{{19, "validation.expect_no_data", "needs the reason"}})
+	// An explicit false would be ignored against a family default of true
+	// (draper-ghosh subtracts the offset): refused, not ignored.
+	checkErrs(t, m+"  subtract_offset: false\n  report_only: false\n", []wantErr{
+		{19, "validation.subtract_offset", "cannot switch off"},
+		{20, "validation.report_only", "cannot switch off"},
+	})
 	checkErrs(t, m+"  max_offset: 0.2\n  saturation_tolerance: 0\n", []wantErr{
 		{19, "validation.max_offset", "subtract_offset is not set"},
 		{20, "validation.saturation_tolerance", "out of range"},

@@ -784,6 +784,17 @@ func validateValidation(e *Experiment, r *reporter) {
 	if r.set("validation.max_offset") && !v.SubtractOffset {
 		r.errorf("validation.max_offset", "bounds the offset subtract_offset removes, but subtract_offset is not set")
 	}
+	// Both switches only switch on: a family default of true (Safaei and
+	// Draper–Ghosh subtract the offset) cannot be turned off, so an explicit
+	// false would be silently ignored; it is refused instead.
+	for _, c := range []struct {
+		key string
+		on  bool
+	}{{"validation.subtract_offset", v.SubtractOffset}, {"validation.report_only", v.ReportOnly}} {
+		if r.set(c.key) && !c.on {
+			r.errorf(c.key, "false cannot switch off a judging family's default (the key only switches it on): leave it out")
+		}
+	}
 	if v.ReportOnly && strings.TrimSpace(v.Reason) == "" {
 		r.errorf("validation.report_only", "needs validation.reason: why the comparisons are informational (the report prints it)")
 	}

@@ -131,6 +131,19 @@ func alternatives(l leaf) [][2]func() {
 	case n.Tag == "!!bool":
 		b, _ := strconv.ParseBool(n.Value)
 		alts = append(alts, set(strconv.FormatBool(!b)))
+		// A switch that only switches on (subtract_offset, report_only:
+		// an explicit false is refused) is changed by leaving it out.
+		if p := l.parent; b && p != nil {
+			kept := p.Content
+			for i := 0; i+1 < len(kept); i += 2 {
+				if kept[i+1] == n {
+					i := i
+					alts = append(alts, [2]func(){func() {
+						p.Content = append(append([]*yaml.Node{}, kept[:i]...), kept[i+2:]...)
+					}, func() { p.Content = kept }})
+				}
+			}
+		}
 	case n.Tag == "!!int":
 		v, _ := strconv.Atoi(n.Value)
 		for _, w := range []int{v + 1, v - 1, 2 * v, v + 2} {
