@@ -1,7 +1,11 @@
 package configs
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -64,7 +68,12 @@ func (e *Experiment) GraphNetwork() (*graph.Network, error) {
 	case "cmesh":
 		g, err = graph.NewCMesh(graph.CMeshSpec{K: nw.Radix, N: nw.Dimensions, C: nw.Concentration, Latency: nw.LinkLatency})
 	case "graph":
-		g, err = graph.ReadFile(e.GraphFile())
+		var data []byte
+		if data, err = os.ReadFile(e.GraphFile()); err == nil {
+			sum := sha256.Sum256(data)
+			nw.FileDigest = hex.EncodeToString(sum[:])
+			g, err = graph.Parse(bytes.NewReader(data), e.GraphFile())
+		}
 	}
 	if err != nil {
 		return nil, err

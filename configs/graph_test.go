@@ -85,6 +85,18 @@ func TestGraphFileKeys(t *testing.T) {
 	if e.Nodes() != 6 || e.Routing != "shortest-path" {
 		t.Fatalf("nodes %d routing %q", e.Nodes(), e.Routing)
 	}
+	// The hash follows the graph file's contents, not only its path: the
+	// same config over an edited file (one link slower) must hash apart,
+	// or --resume would keep results of the old network.
+	before := e.Hash()
+	write("ring.net", "router a b c d e f\nlink a b 3\nlink b c\nlink c d\nlink d e\nlink e f\nlink f a\nterminal a\nterminal b\nterminal c\nterminal d\nterminal e\nterminal f\n")
+	edited, err := Load(filepath.Join(dir, "ok.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if edited.Hash() == before {
+		t.Errorf("hash %s unchanged after the graph file changed", before)
+	}
 	_, err = Load(write("vcs.yaml", cfg("ring.net", 1)))
 	if err == nil || !strings.Contains(err.Error(), "router.vcs") || !strings.Contains(err.Error(), "cycle") {
 		t.Errorf("1 VC on a ring of 6: %v", err)

@@ -158,6 +158,10 @@ type Network struct {
 	// File is the graph file of topology graph, relative to the experiment
 	// file (format: docs/config.md#graph-files).
 	File string `yaml:"file" json:"file,omitempty"`
+	// FileDigest is the hex SHA-256 of the graph file's contents, filled in
+	// when the file is read: the hash covers what the file says, not only
+	// its path, so --resume never reuses results of an edited graph.
+	FileDigest string `yaml:"-" json:"file_digest,omitempty"`
 }
 
 // Router is the input-queued virtual-channel router micro-architecture.
