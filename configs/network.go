@@ -78,7 +78,7 @@ func (e *Experiment) NetworkConfig(point int, seed uint64) (network.Config, erro
 		Routing:      e.Routing,
 		EscapeVCs:    e.Router.EscapeVCs,
 		Ties:         ties,
-		Router: router.Config{
+		Router: router.Arch{
 			VCs: e.Router.VCs, BufferDepth: e.Router.BufferDepth,
 			RoutingDelay: e.Router.RoutingDelay, VCAllocDelay: e.Router.VCAllocDelay,
 			SwitchAllocDelay: e.Router.SwitchAllocDelay, SwitchTraversalDelay: e.Router.SwitchTraversalDelay,

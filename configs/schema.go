@@ -195,7 +195,7 @@ type Router struct {
 	// on rings and tori: "per-hop" (the class of each hop from its own
 	// position: 1 before the wrap-around, 0 after; empty means per-hop)
 	// or "hold" (the class taken on entering a ring is held until the
-	// packet leaves it, BookSim 2's; router.Config.HoldClass).
+	// packet leaves it, BookSim 2's; router.Arch.HoldClass).
 	Dateline string `yaml:"dateline" json:"dateline,omitempty"`
 	// Preset names a set of defaults for the router pipeline, the channel
 	// latencies, tie_break, dateline and traffic.include_self

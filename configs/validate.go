@@ -404,7 +404,7 @@ func validateSwitching(e *Experiment, r *reporter, maxLen int, lenOK bool) {
 		r.errorf("switching.scouting_distance", "applies only to technique: scouting (technique is %s)", s.Technique)
 	}
 	if s.Technique == "scouting" {
-		// K = 0 is wormhole switching exactly (router.Config); a
+		// K = 0 is wormhole switching exactly (router.Arch); a
 		// distance beyond the diameter behaves as the diameter.
 		intRange(r, "switching.scouting_distance", s.ScoutingDistance, 0, maxDelay)
 	}

@@ -26,12 +26,8 @@ func (r *Router) enableRich() {
 	r.nCand = make([]int32, n)
 }
 
-// SetClassVCs sets the VCs of each routing class: class c uses VCs
-// [bounds[c], bounds[c+1]) of every network port, with bounds[0] = 0,
-// bounds[classes] = VCs and every range non-empty. New splits the VCs
-// evenly; Duato's routing with a given number of escape VCs needs uneven
-// ranges. Call it before the first Step.
-func (r *Router) SetClassVCs(bounds []int) error {
+// setClassVCs sets the VCs of each routing class (Config.ClassVCs).
+func (r *Router) setClassVCs(bounds []int) error {
 	if len(bounds) != r.classes+1 || bounds[0] != 0 || bounds[r.classes] != r.vcs {
 		return fmt.Errorf("router: class bounds %v, want %d classes from 0 to %d VCs", bounds, r.classes, r.vcs)
 	}
@@ -46,16 +42,9 @@ func (r *Router) SetClassVCs(bounds []int) error {
 	return nil
 }
 
-// SetAdaptive switches VC allocation to adaptive selection: a header keeps
-// every candidate the routing function returns and, at each VC-allocation
-// attempt, requests one free output VC chosen uniformly at random among all
-// free VCs of its adaptive candidates (classes >= escapeClasses); only when
-// none is free does it consider its escape candidates (classes <
-// escapeClasses, Duato's escape channels), again at random among the free
-// ones. escapeClasses = 0 means no escape classes. This is the selection
-// the scouting paper's routing assumes (seed 004 §3.1: "one is chosen at
-// random"; docs/models.md#safaei-simulator item 3). Call it before the first Step.
-func (r *Router) SetAdaptive(escapeClasses int) error {
+// setAdaptive switches VC allocation to adaptive selection with the given
+// escape classes (Config.Adaptive, Config.EscapeClasses).
+func (r *Router) setAdaptive(escapeClasses int) error {
 	if escapeClasses < 0 || escapeClasses >= r.classes && escapeClasses > 0 {
 		return fmt.Errorf("router: %d escape classes of %d classes (at least one adaptive class needed)", escapeClasses, r.classes)
 	}
@@ -227,7 +216,7 @@ func (r *Router) ResetOccupancy(now sim.Cycle) {
 }
 
 // stuckInEscape reports whether input VC i holds a packet that must stay
-// on escape channels: with Config.StickyEscape, one that arrived on an
+// on escape channels: with Arch.StickyEscape, one that arrived on an
 // escape VC of a network port.
 func (r *Router) stuckInEscape(i int) bool {
 	return r.cfg.StickyEscape && int(r.portOf[i]) != r.local && r.classOfVC(int32(r.vcOf[i])) < r.escapeClasses

@@ -8,7 +8,7 @@ import (
 	"github.com/flitsim/flitsim/sim"
 )
 
-// newAllocators builds the allocators Config names (package alloc); the
+// newAllocators builds the allocators Arch names (package alloc); the
 // built-in ones need nothing.
 func (r *Router) newAllocators() error {
 	iters := max(r.cfg.AllocIterations, 1)
@@ -38,7 +38,7 @@ func (r *Router) newAllocators() error {
 	return nil
 }
 
-// allocateVCsWith is VC allocation by the allocator of Config.VCAllocator:
+// allocateVCsWith is VC allocation by the allocator of Arch.VCAllocator:
 // every header past its routing delay requests every free admissible
 // output VC (with room for the whole packet under cut-through), as
 // BookSim 2's iq_router does, and the allocator matches input VCs with
@@ -84,7 +84,7 @@ func (r *Router) allocateVCsWith(now sim.Cycle) {
 }
 
 // allocateSwitchWith is switch allocation by the allocator of
-// Config.SwitchAllocator, followed by switch traversal of the winners:
+// Arch.SwitchAllocator, followed by switch traversal of the winners:
 // each input port offers, for every output port, its first eligible VC at
 // or after its pointer that requests it; the allocator matches input ports
 // with output ports; a winning port's pointer moves past the VC that won.

@@ -6,7 +6,9 @@
 //
 // router knows nothing of topologies or traffic: a router has P ports (the
 // last one is the local injection/ejection port, by the convention of package
-// topology), V VCs per port and a routing callback.
+// topology), V VCs per port and a routing callback. New builds it from one
+// [Config]: the network's shared micro-architecture ([Arch]) and the
+// router's own id, ports, VC classes, routing function and random stream.
 //
 // Routers of a network are wired into one [Fabric] (Attach, Connect): a
 // flit that wins the switch is written straight into the downstream input
@@ -158,11 +160,11 @@
 //
 // # Adaptive selection
 //
-// With SetAdaptive a header keeps every candidate of the routing function
+// With Config.Adaptive a header keeps every candidate of the routing function
 // and, at each VA attempt, requests a free output VC chosen uniformly at
 // random among all free VCs of its adaptive candidates, falling back to its
 // escape candidates (Duato's escape channels, the lowest classes) only when
-// no adaptive VC is free. SetClassVCs gives classes uneven VC ranges
+// no adaptive VC is free. Config.ClassVCs gives classes uneven VC ranges
 // (escape VCs first). Without it the router keeps the behaviour above: the
 // route is one candidate drawn at routing time.
 //

@@ -23,12 +23,12 @@ func ExampleNewPlane() {
 		}
 		return append(buf, router.Candidate{Port: 0})
 	}
-	cfg := router.Config{VCs: 2, BufferDepth: 4, RoutingDelay: 1, VCAllocDelay: 1, SwitchAllocDelay: 1}
+	cfg := router.Arch{VCs: 2, BufferDepth: 4, RoutingDelay: 1, VCAllocDelay: 1, SwitchAllocDelay: 1}
 	wake := make([]uint64, 1)
 	fab := &router.Fabric{LinkDelay: 2, CreditDelay: 1, Wake: &wake}
 	rs := make([]*router.Router, 3)
 	for id := range rs {
-		r, err := router.New(id, 2, cfg, 2, 1, route, sim.NewStream(1, sim.PurposeRouting, uint64(id)))
+		r, err := router.New(router.Config{Arch: cfg, ID: id, Ports: 2, EjectVCs: 2, Classes: 1, Route: route, Rand: sim.NewStream(1, sim.PurposeRouting, uint64(id))})
 		if err != nil {
 			panic(err)
 		}

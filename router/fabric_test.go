@@ -18,12 +18,12 @@ func twoRouters(t *testing.T, link, credit sim.Cycle) (a, b *Router, wake *[]uin
 		}
 		return append(buf, Candidate{Port: 0})
 	}
-	cfg := Config{VCs: 1, BufferDepth: 4}
+	cfg := Arch{VCs: 1, BufferDepth: 4}
 	set := make([]uint64, 1)
 	fab := &Fabric{LinkDelay: link, CreditDelay: credit, Wake: &set}
 	var rs [2]*Router
 	for id := range rs {
-		r, err := New(id, 2, cfg, 1, 1, route, sim.NewStream(1, sim.PurposeRouting, uint64(id)))
+		r, err := New(Config{Arch: cfg, ID: id, Ports: 2, EjectVCs: 1, Classes: 1, Route: route, Rand: sim.NewStream(1, sim.PurposeRouting, uint64(id))})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -91,7 +91,7 @@ func TestFabricRefusesMismatches(t *testing.T) {
 	if err := a.Connect(5, b, 0); err == nil {
 		t.Error("connect of a port the router does not have accepted")
 	}
-	other, err := New(2, 2, Config{VCs: 1, BufferDepth: 8}, 1, 1, testRoute, sim.NewStream(1, sim.PurposeRouting, 2))
+	other, err := New(Config{Arch: Arch{VCs: 1, BufferDepth: 8}, ID: 2, Ports: 2, EjectVCs: 1, Classes: 1, Route: testRoute, Rand: sim.NewStream(1, sim.PurposeRouting, 2)})
 	if err != nil {
 		t.Fatal(err)
 	}

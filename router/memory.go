@@ -3,8 +3,8 @@ package router
 import "unsafe"
 
 // MemoryBytes estimates the bytes New allocates for one router with the
-// given ports, configuration and VC classes (adaptive: SetAdaptive is
-// called; scouting with a distance K >= 1 adds its per-VC header state), from
+// given ports, configuration and VC classes (adaptive: Config.Adaptive is
+// set; scouting with a distance K >= 1 adds its per-VC header state), from
 // the sizes of its own types and the lengths New gives its slices. With n =
 // ports × VCs input (and output) VCs and B = BufferDepth:
 //
@@ -20,7 +20,7 @@ import "unsafe"
 // slot); the Router struct (about 1 KiB) and its per-port state (80 bytes
 // a port), shallow ones.
 // sim/network's EstimateMemory sums it over the routers of a network.
-func MemoryBytes(ports int, cfg Config, classes int, adaptive bool) int64 {
+func MemoryBytes(ports int, cfg Arch, classes int, adaptive bool) int64 {
 	n := int64(ports) * int64(cfg.VCs)
 	p := int64(ports)
 	b := int64(unsafe.Sizeof(Router{}))
@@ -50,7 +50,7 @@ func MemoryBytes(ports int, cfg Config, classes int, adaptive bool) int64 {
 //	freed  n·B·sizeof(slot) + n·(sizeof(inputVC) + 4)
 //
 // Between the two (while the network is built) both are held.
-func PlaneMemoryBytes(ports int, cfg Config) (added, freed int64) {
+func PlaneMemoryBytes(ports int, cfg Arch) (added, freed int64) {
 	n := int64(ports) * int64(cfg.VCs)
 	buffers := n * int64(cfg.BufferDepth) * int64(unsafe.Sizeof(slot{}))
 	added = buffers + n*(int64(unsafe.Sizeof(inputVC{}))+4+8+4)

@@ -148,11 +148,11 @@ const (
 // can share a Plane: at most MaxPlanePorts ports and MaxPlaneVCs VCs, and
 // no scouting headers running ahead of their data (ScoutingDistance 0 is
 // wormhole and is served).
-func PlaneServes(ports int, cfg Config) bool { return planeRefusal(ports, cfg) == nil }
+func PlaneServes(ports int, cfg Arch) bool { return planeRefusal(ports, cfg) == nil }
 
 // planeRefusal says why routers of the given ports and configuration
 // cannot share a plane, or returns nil.
-func planeRefusal(ports int, cfg Config) error {
+func planeRefusal(ports int, cfg Arch) error {
 	switch {
 	case ports > MaxPlanePorts || cfg.VCs > MaxPlaneVCs:
 		return fmt.Errorf("router: a plane serves up to %d ports and %d VCs, not %d x %d", MaxPlanePorts, MaxPlaneVCs, ports, cfg.VCs)

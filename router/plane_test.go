@@ -36,7 +36,7 @@ func lineRoute(cur, dest int, buf []Candidate) []Candidate {
 // router i. Port 2 is local and leads to the sink.
 type planeLine struct {
 	n             int
-	cfg           Config
+	cfg           Arch
 	ejectVCs      int
 	link, credit  sim.Cycle
 	injectLatency sim.Cycle
@@ -51,7 +51,7 @@ func (l planeLine) build(t testing.TB) ([]*Router, *Fabric) {
 	fab := &Fabric{LinkDelay: l.link, CreditDelay: l.credit, Wake: &set}
 	rs := make([]*Router, l.n)
 	for id := range rs {
-		r, err := New(id, 3, l.cfg, l.ejectVCs, 1, lineRoute, sim.NewStream(1, sim.PurposeRouting, uint64(id)))
+		r, err := New(Config{Arch: l.cfg, ID: id, Ports: 3, EjectVCs: l.ejectVCs, Classes: 1, Route: lineRoute, Rand: sim.NewStream(1, sim.PurposeRouting, uint64(id))})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -183,16 +183,16 @@ func (s *planeSource) feed(rs []*Router, now sim.Cycle) {
 // they were (still allocating alone); the valid line, scouting with K = 0
 // (which is wormhole) included, is accepted.
 func TestNewPlaneRefuses(t *testing.T) {
-	base := Config{VCs: 2, BufferDepth: 4}
+	base := Arch{VCs: 2, BufferDepth: 4}
 	// attached builds routers with the given ports and configs (one per
 	// router) attached to a fresh fabric, not connected.
-	attached := func(t *testing.T, ports []int, cfgs []Config) ([]*Router, *Fabric) {
+	attached := func(t *testing.T, ports []int, cfgs []Arch) ([]*Router, *Fabric) {
 		t.Helper()
 		set := make([]uint64, 1)
 		fab := &Fabric{LinkDelay: 1, CreditDelay: 1, Wake: &set}
 		rs := make([]*Router, len(cfgs))
 		for id := range rs {
-			r, err := New(id, ports[id], cfgs[id], 1, 1, lineRoute, sim.NewStream(1, sim.PurposeRouting, uint64(id)))
+			r, err := New(Config{Arch: cfgs[id], ID: id, Ports: ports[id], EjectVCs: 1, Classes: 1, Route: lineRoute, Rand: sim.NewStream(1, sim.PurposeRouting, uint64(id))})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -203,7 +203,7 @@ func TestNewPlaneRefuses(t *testing.T) {
 		}
 		return rs, fab
 	}
-	two := func(cfg Config) []Config { return []Config{cfg, cfg} }
+	two := func(cfg Arch) []Arch { return []Arch{cfg, cfg} }
 	for _, c := range []struct {
 		name string
 		// setup returns the fabric and routers to give NewPlane.
@@ -223,7 +223,7 @@ func TestNewPlaneRefuses(t *testing.T) {
 			return fab, rs
 		}, nil},
 		{"eight ports and eight VCs", func(t *testing.T) (*Fabric, []*Router) {
-			rs, fab := attached(t, []int{8, 8}, two(Config{VCs: 8, BufferDepth: 1}))
+			rs, fab := attached(t, []int{8, 8}, two(Arch{VCs: 8, BufferDepth: 1}))
 			return fab, rs
 		}, nil},
 		{"no routers", func(t *testing.T) (*Fabric, []*Router) {
@@ -239,8 +239,8 @@ func TestNewPlaneRefuses(t *testing.T) {
 			return fab, rs[1:]
 		}, []string{"id order"}},
 		{"router not attached", func(t *testing.T) (*Fabric, []*Router) {
-			rs, fab := attached(t, []int{3}, []Config{base})
-			r, err := New(1, 3, base, 1, 1, lineRoute, sim.NewStream(1, sim.PurposeRouting, 1))
+			rs, fab := attached(t, []int{3}, []Arch{base})
+			r, err := New(Config{Arch: base, ID: 1, Ports: 3, EjectVCs: 1, Classes: 1, Route: lineRoute, Rand: sim.NewStream(1, sim.PurposeRouting, 1)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -256,15 +256,15 @@ func TestNewPlaneRefuses(t *testing.T) {
 			return fab, rs
 		}, []string{"4 ports"}},
 		{"mismatched VCs", func(t *testing.T) (*Fabric, []*Router) {
-			rs, fab := attached(t, []int{3, 3}, []Config{base, {VCs: 3, BufferDepth: 4}})
+			rs, fab := attached(t, []int{3, 3}, []Arch{base, {VCs: 3, BufferDepth: 4}})
 			return fab, rs
 		}, []string{"3 VCs", "VCs:3"}},
 		{"mismatched depth", func(t *testing.T) (*Fabric, []*Router) {
-			rs, fab := attached(t, []int{3, 3}, []Config{base, {VCs: 2, BufferDepth: 5}})
+			rs, fab := attached(t, []int{3, 3}, []Arch{base, {VCs: 2, BufferDepth: 5}})
 			return fab, rs
 		}, []string{"5 flits", "BufferDepth:5"}},
 		{"mismatched pipeline", func(t *testing.T) (*Fabric, []*Router) {
-			rs, fab := attached(t, []int{3, 3}, []Config{base, {VCs: 2, BufferDepth: 4, RoutingDelay: 1}})
+			rs, fab := attached(t, []int{3, 3}, []Arch{base, {VCs: 2, BufferDepth: 4, RoutingDelay: 1}})
 			return fab, rs
 		}, []string{"RoutingDelay:1"}},
 		{"nine ports", func(t *testing.T) (*Fabric, []*Router) {
@@ -272,7 +272,7 @@ func TestNewPlaneRefuses(t *testing.T) {
 			return fab, rs
 		}, []string{"up to 8 ports"}},
 		{"nine VCs", func(t *testing.T) (*Fabric, []*Router) {
-			rs, fab := attached(t, []int{3, 3}, two(Config{VCs: 9, BufferDepth: 2}))
+			rs, fab := attached(t, []int{3, 3}, two(Arch{VCs: 9, BufferDepth: 2}))
 			return fab, rs
 		}, []string{"not 3 x 9"}},
 		{"already in a plane", func(t *testing.T) (*Fabric, []*Router) {
@@ -350,23 +350,23 @@ func TestPlaneMatchesStep(t *testing.T) {
 		maxCycles = sim.Cycle(20000)
 	)
 	cases := []planeMatchCase{
-		{name: "wormhole V2 D2", line: planeLine{n: 4, cfg: Config{VCs: 2, BufferDepth: 2}, ejectVCs: 2, link: 1, credit: 1},
+		{name: "wormhole V2 D2", line: planeLine{n: 4, cfg: Arch{VCs: 2, BufferDepth: 2}, ejectVCs: 2, link: 1, credit: 1},
 			minLen: 1, maxLen: 6, rate: 0.6},
-		{name: "wormhole V3 D3 rd1 vad2 one eject VC", line: planeLine{n: 4, cfg: Config{VCs: 3, BufferDepth: 3, RoutingDelay: 1, VCAllocDelay: 2}, ejectVCs: 1, link: 2, credit: 3, injectLatency: 1},
+		{name: "wormhole V3 D3 rd1 vad2 one eject VC", line: planeLine{n: 4, cfg: Arch{VCs: 3, BufferDepth: 3, RoutingDelay: 1, VCAllocDelay: 2}, ejectVCs: 1, link: 2, credit: 3, injectLatency: 1},
 			minLen: 1, maxLen: 8, rate: 0.6},
-		{name: "wormhole V2 D2 rd2 vad1 router order", line: planeLine{n: 3, cfg: Config{VCs: 2, BufferDepth: 2, RoutingDelay: 2, VCAllocDelay: 1}, ejectVCs: 2, link: 3, credit: 1, injectLatency: 2},
+		{name: "wormhole V2 D2 rd2 vad1 router order", line: planeLine{n: 3, cfg: Arch{VCs: 2, BufferDepth: 2, RoutingDelay: 2, VCAllocDelay: 1}, ejectVCs: 2, link: 3, credit: 1, injectLatency: 2},
 			minLen: 2, maxLen: 5, rate: 0.8, routerOrder: true},
-		{name: "wormhole V8 D1", line: planeLine{n: 4, cfg: Config{VCs: 8, BufferDepth: 1}, ejectVCs: 3, link: 1, credit: 2},
+		{name: "wormhole V8 D1", line: planeLine{n: 4, cfg: Arch{VCs: 8, BufferDepth: 1}, ejectVCs: 3, link: 1, credit: 2},
 			minLen: 1, maxLen: 4, rate: 0.7},
-		{name: "wormhole 70 routers across two words", line: planeLine{n: 70, cfg: Config{VCs: 2, BufferDepth: 2, VCAllocDelay: 1}, ejectVCs: 1, link: 1, credit: 1},
+		{name: "wormhole 70 routers across two words", line: planeLine{n: 70, cfg: Arch{VCs: 2, BufferDepth: 2, VCAllocDelay: 1}, ejectVCs: 1, link: 1, credit: 1},
 			minLen: 1, maxLen: 4, rate: 0.3},
-		{name: "cut-through V2 D4", line: planeLine{n: 4, cfg: Config{VCs: 2, BufferDepth: 4, Switching: VirtualCutThrough}, ejectVCs: 2, link: 1, credit: 2},
+		{name: "cut-through V2 D4", line: planeLine{n: 4, cfg: Arch{VCs: 2, BufferDepth: 4, Switching: VirtualCutThrough}, ejectVCs: 2, link: 1, credit: 2},
 			minLen: 1, maxLen: 4, rate: 0.7},
-		{name: "cut-through V3 D3 rd1 vad1 one eject VC", line: planeLine{n: 4, cfg: Config{VCs: 3, BufferDepth: 3, RoutingDelay: 1, VCAllocDelay: 1, Switching: VirtualCutThrough}, ejectVCs: 1, link: 2, credit: 1, injectLatency: 1},
+		{name: "cut-through V3 D3 rd1 vad1 one eject VC", line: planeLine{n: 4, cfg: Arch{VCs: 3, BufferDepth: 3, RoutingDelay: 1, VCAllocDelay: 1, Switching: VirtualCutThrough}, ejectVCs: 1, link: 2, credit: 1, injectLatency: 1},
 			minLen: 1, maxLen: 3, rate: 0.7, routerOrder: true},
-		{name: "store-and-forward V2 D4 vad2", line: planeLine{n: 4, cfg: Config{VCs: 2, BufferDepth: 4, VCAllocDelay: 2, Switching: StoreAndForward}, ejectVCs: 2, link: 1, credit: 1},
+		{name: "store-and-forward V2 D4 vad2", line: planeLine{n: 4, cfg: Arch{VCs: 2, BufferDepth: 4, VCAllocDelay: 2, Switching: StoreAndForward}, ejectVCs: 2, link: 1, credit: 1},
 			minLen: 1, maxLen: 4, rate: 0.7},
-		{name: "store-and-forward V3 D3 rd2", line: planeLine{n: 3, cfg: Config{VCs: 3, BufferDepth: 3, RoutingDelay: 2, Switching: StoreAndForward}, ejectVCs: 1, link: 2, credit: 2, injectLatency: 1},
+		{name: "store-and-forward V3 D3 rd2", line: planeLine{n: 3, cfg: Arch{VCs: 3, BufferDepth: 3, RoutingDelay: 2, Switching: StoreAndForward}, ejectVCs: 1, link: 2, credit: 2, injectLatency: 1},
 			minLen: 1, maxLen: 3, rate: 0.7},
 	}
 	for k, c := range cases {
@@ -508,7 +508,7 @@ func TestPlaneRoundRobinAlternates(t *testing.T) {
 		{"both", 3, []at{{0, 0}, {0, 1}, {1, 2}}, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			line := planeLine{n: 1, cfg: Config{VCs: c.vcs, BufferDepth: 8}, ejectVCs: c.vcs, link: 1, credit: 1}
+			line := planeLine{n: 1, cfg: Arch{VCs: c.vcs, BufferDepth: 8}, ejectVCs: c.vcs, link: 1, credit: 1}
 			own, _ := line.build(t)
 			planed, pl := line.plane(t)
 			for k, in := range c.inputs {
@@ -551,7 +551,7 @@ func TestPlaneRoundRobinAlternates(t *testing.T) {
 // TestPlaneStepDoesNotAllocate: once its timing wheel and ejection list
 // have grown, a plane's cycle (sources included) allocates nothing.
 func TestPlaneStepDoesNotAllocate(t *testing.T) {
-	line := planeLine{n: 4, cfg: Config{VCs: 2, BufferDepth: 2, RoutingDelay: 1, VCAllocDelay: 1}, ejectVCs: 1, link: 2, credit: 2, injectLatency: 1}
+	line := planeLine{n: 4, cfg: Arch{VCs: 2, BufferDepth: 2, RoutingDelay: 1, VCAllocDelay: 1}, ejectVCs: 1, link: 2, credit: 2, injectLatency: 1}
 	rs, pl := line.plane(t)
 	src := newPlaneSource(7, line.n, 0.6, 1, 6, line.injectLatency, 1<<40)
 	now := sim.Cycle(0)

@@ -19,7 +19,7 @@ const (
 	Wormhole          Switching = iota // flit-by-flit, one credit per flit
 	VirtualCutThrough                  // VC granted only with room for the whole packet downstream
 	StoreAndForward                    // as VirtualCutThrough, and the whole packet buffered before the head leaves
-	Scouting                           // a routing header runs Config.ScoutingDistance links ahead of the data and may backtrack (scouting.go)
+	Scouting                           // a routing header runs Arch.ScoutingDistance links ahead of the data and may backtrack (scouting.go)
 )
 
 var switchingNames = [...]string{"wormhole", "virtual-cut-through", "store-and-forward", "scouting"}
@@ -42,9 +42,10 @@ func ParseSwitching(s string) (Switching, error) {
 	return 0, fmt.Errorf("unknown switching %q (want wormhole, virtual-cut-through, store-and-forward or scouting)", s)
 }
 
-// Config is the micro-architecture shared by every router of a network. The
-// zero value is not valid: VCs and BufferDepth must be set.
-type Config struct {
+// Arch is the micro-architecture shared by every router of a network (a
+// network configuration's router section). The zero value is not valid:
+// VCs and BufferDepth must be set.
+type Arch struct {
 	VCs         int // virtual channels per port, >= 1
 	BufferDepth int // flits per input VC, >= 1
 
@@ -72,7 +73,7 @@ type Config struct {
 	HoldClass bool
 
 	// StickyEscape keeps a packet that has entered an escape VC of
-	// adaptive routing (SetAdaptive with escape classes) on escape VCs
+	// adaptive routing (Config.Adaptive with escape classes) on escape VCs
 	// until it is delivered, as BookSim 2's min_adapt_mesh and
 	// min_adapt_torus do; without it (Duato's rule) a packet on an escape
 	// VC may take an adaptive VC again at the next router.
@@ -101,7 +102,7 @@ type Config struct {
 }
 
 // Validate reports the first problem with c, or nil.
-func (c Config) Validate() error {
+func (c Arch) Validate() error {
 	switch {
 	case c.VCs < 1:
 		return fmt.Errorf("router: VCs = %d, want >= 1", c.VCs)
@@ -133,7 +134,7 @@ func (c Config) Validate() error {
 // load, from being written into an input buffer to entering the output link:
 //
 //	RoutingDelay + VCAllocDelay + SwitchAllocDelay + SwitchTraversalDelay
-func (c Config) HopDelay() int {
+func (c Arch) HopDelay() int {
 	return c.RoutingDelay + c.VCAllocDelay + c.SwitchAllocDelay + c.SwitchTraversalDelay
 }
 
@@ -282,7 +283,7 @@ type Router struct {
 	port []portState
 
 	id        int
-	cfg       Config
+	cfg       Arch
 	local     int // local (injection/ejection) port = ports-1
 	ejectVCs  int
 	classes   int
@@ -322,7 +323,7 @@ type Router struct {
 	portOf []uint8 // per input VC: its port (no division on the hot path)
 	vcOf   []uint8 // per input VC: its index within the port
 
-	// Allocators of package alloc (Config.VCAllocator, SwitchAllocator),
+	// Allocators of package alloc (Arch.VCAllocator, SwitchAllocator),
 	// nil for the built-in ones, with their request and grant scratch.
 	vaAlloc, swAlloc alloc.Allocator
 	allocReq         []uint64
@@ -336,30 +337,66 @@ type Router struct {
 	vaTouched []int32 // output VCs with at least one request this cycle
 }
 
-// New returns router id with the given number of ports (the last is the
-// local port), ejectVCs VCs on the local output port (1..cfg.VCs), a routing
-// function needing `classes` VC classes (cfg.VCs must be >= classes) and the
-// router's own random stream for routing choices.
-func New(id, ports int, cfg Config, ejectVCs, classes int, route RouteFunc, rng *rand.Rand) (*Router, error) {
+// Config is everything New needs to build one router: the
+// micro-architecture every router of a network shares, and the router's
+// own id, ports, VC classes, routing function and random stream. A network
+// copies its Arch into one Config per router.
+type Config struct {
+	Arch
+
+	ID    int // router id: its bit in a fabric's wake set, its index in a plane
+	Ports int // ports, 2..64; the last is the local (injection/ejection) port
+
+	EjectVCs int // VCs of the local output port, 1..VCs
+
+	// Classes is the number of VC classes the routing function uses,
+	// 1..VCs. Class c of C uses VCs [c*V/C, (c+1)*V/C) of every network
+	// port, unless ClassVCs is set: then class c uses VCs
+	// [ClassVCs[c], ClassVCs[c+1]), with ClassVCs[0] = 0,
+	// ClassVCs[Classes] = VCs and every range non-empty (Duato's routing
+	// with a given number of escape VCs needs uneven ranges).
+	Classes  int
+	ClassVCs []int
+
+	// Adaptive switches VC allocation to adaptive selection: a header
+	// keeps every candidate the routing function returns and, at each
+	// VC-allocation attempt, requests one free output VC chosen uniformly
+	// at random among all free VCs of its adaptive candidates (classes >=
+	// EscapeClasses); only when none is free does it consider its escape
+	// candidates (classes < EscapeClasses, Duato's escape channels), again
+	// at random among the free ones. EscapeClasses = 0 means no escape
+	// classes. This is the selection the scouting paper's routing assumes
+	// (seed 004 §3.1: "one is chosen at random";
+	// docs/models.md#safaei-simulator item 3).
+	Adaptive      bool
+	EscapeClasses int
+
+	Route RouteFunc  // the routing function, not nil
+	Rand  *rand.Rand // the router's own stream for routing choices, not nil
+}
+
+// New returns the router cfg describes.
+func New(cfg Config) (*Router, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	ports, classes := cfg.Ports, cfg.Classes
 	if ports < 2 || ports > 64 {
 		return nil, fmt.Errorf("router: %d ports, want 2..64 (network ports + local)", ports)
 	}
 	if classes < 1 || cfg.VCs < classes {
 		return nil, fmt.Errorf("router: routing needs %d VC classes but the router has %d VCs per port", classes, cfg.VCs)
 	}
-	if ejectVCs < 1 || ejectVCs > cfg.VCs {
-		return nil, fmt.Errorf("router: %d ejection VCs, want 1..%d", ejectVCs, cfg.VCs)
+	if cfg.EjectVCs < 1 || cfg.EjectVCs > cfg.VCs {
+		return nil, fmt.Errorf("router: %d ejection VCs, want 1..%d", cfg.EjectVCs, cfg.VCs)
 	}
-	if route == nil || rng == nil {
+	if cfg.Route == nil || cfg.Rand == nil {
 		return nil, fmt.Errorf("router: nil routing function or random stream")
 	}
 	n := ports * cfg.VCs
 	r := &Router{
-		id: id, cfg: cfg, ports: ports, vcs: cfg.VCs, depth: cfg.BufferDepth,
-		local: ports - 1, ejectVCs: ejectVCs, classes: classes, route: route, rng: rng,
+		id: cfg.ID, cfg: cfg.Arch, ports: ports, vcs: cfg.VCs, depth: cfg.BufferDepth,
+		local: ports - 1, ejectVCs: cfg.EjectVCs, classes: classes, route: cfg.Route, rng: cfg.Rand,
 		in: make([]inputVC, n), slots: make([]slot, n*cfg.BufferDepth),
 		ovOwner: make([]int32, n), ovCredits: make([]int32, n),
 		vaPtr: make([]int32, n), ovPtr: make([]int32, n),
@@ -405,6 +442,18 @@ func New(id, ports int, cfg Config, ejectVCs, classes int, route RouteFunc, rng 
 			r.ovCredits[o] = unlimited // the local port never runs out
 		}
 		r.vaReq[o] = -1
+	}
+	if cfg.ClassVCs != nil {
+		if err := r.setClassVCs(cfg.ClassVCs); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.Adaptive {
+		if err := r.setAdaptive(cfg.EscapeClasses); err != nil {
+			return nil, err
+		}
+	} else if cfg.EscapeClasses != 0 {
+		return nil, fmt.Errorf("router: %d escape classes without adaptive selection", cfg.EscapeClasses)
 	}
 	return r, nil
 }

@@ -18,9 +18,9 @@ func testRoute(cur, dest int, buf []Candidate) []Candidate {
 	return append(buf, Candidate{Port: dest})
 }
 
-func newTestRouter(t *testing.T, cfg Config) *Router {
+func newTestRouter(t *testing.T, cfg Arch) *Router {
 	t.Helper()
-	r, err := New(testID, 3, cfg, cfg.VCs, 1, testRoute, sim.NewStream(1, sim.PurposeRouting, testID))
+	r, err := New(Config{Arch: cfg, ID: testID, Ports: 3, EjectVCs: cfg.VCs, Classes: 1, Route: testRoute, Rand: sim.NewStream(1, sim.PurposeRouting, testID)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,11 +38,11 @@ func packetFlits(id int32, dest int32, n int) []Flit {
 }
 
 func TestConfigValidate(t *testing.T) {
-	good := Config{VCs: 2, BufferDepth: 4}
+	good := Arch{VCs: 2, BufferDepth: 4}
 	if err := good.Validate(); err != nil {
 		t.Fatalf("valid config refused: %v", err)
 	}
-	for name, c := range map[string]Config{
+	for name, c := range map[string]Arch{
 		"no VCs":         {BufferDepth: 4},
 		"no buffer":      {VCs: 2},
 		"negative delay": {VCs: 2, BufferDepth: 4, RoutingDelay: -1},
@@ -50,6 +50,28 @@ func TestConfigValidate(t *testing.T) {
 	} {
 		if c.Validate() == nil {
 			t.Errorf("%s: accepted", name)
+		}
+	}
+	// New checks the router's own fields (Arch.Validate the shared ones).
+	own := Config{Arch: good, ID: testID, Ports: 3, EjectVCs: 1, Classes: 1, Route: testRoute, Rand: sim.NewStream(1, sim.PurposeRouting, testID)}
+	if _, err := New(own); err != nil {
+		t.Fatalf("valid router config refused: %v", err)
+	}
+	for name, bad := range map[string]func(*Config){
+		"bad arch":           func(c *Config) { c.VCs = 0 },
+		"one port":           func(c *Config) { c.Ports = 1 },
+		"65 ports":           func(c *Config) { c.Ports = 65 },
+		"no classes":         func(c *Config) { c.Classes = 0 },
+		"classes > VCs":      func(c *Config) { c.Classes = 3 },
+		"no ejection VC":     func(c *Config) { c.EjectVCs = 0 },
+		"ejection VCs > VCs": func(c *Config) { c.EjectVCs = 3 },
+		"no route":           func(c *Config) { c.Route = nil },
+		"no stream":          func(c *Config) { c.Rand = nil },
+	} {
+		c := own
+		bad(&c)
+		if _, err := New(c); err == nil {
+			t.Errorf("New with %s: accepted", name)
 		}
 	}
 	if s, err := ParseSwitching("virtual-cut-through"); err != nil || s != VirtualCutThrough {
@@ -65,7 +87,7 @@ func TestConfigValidate(t *testing.T) {
 // allocation and traversal delays are applied by the network on the link).
 func TestPipelineTiming(t *testing.T) {
 	for _, c := range []struct{ rd, vad int }{{0, 0}, {1, 0}, {0, 1}, {1, 1}, {2, 3}} {
-		r := newTestRouter(t, Config{VCs: 1, BufferDepth: 4, RoutingDelay: c.rd, VCAllocDelay: c.vad})
+		r := newTestRouter(t, Arch{VCs: 1, BufferDepth: 4, RoutingDelay: c.rd, VCAllocDelay: c.vad})
 		fs := packetFlits(1, 1, 3)
 		sentAt := map[int32]sim.Cycle{}
 		seq := int32(0)
@@ -92,7 +114,7 @@ func TestPipelineTiming(t *testing.T) {
 }
 
 func TestCreditsStopWormholeAndReturnUpstream(t *testing.T) {
-	r := newTestRouter(t, Config{VCs: 1, BufferDepth: 4})
+	r := newTestRouter(t, Arch{VCs: 1, BufferDepth: 4})
 	fs := packetFlits(1, 1, 4)
 	for _, f := range fs {
 		r.Accept(0, 0, f, 0)
@@ -129,7 +151,7 @@ func TestCreditsStopWormholeAndReturnUpstream(t *testing.T) {
 // VCs of one output port share it flit by flit: the output arbiter never
 // grants the same input twice in a row while the other waits.
 func TestSwitchAllocatorRoundRobin(t *testing.T) {
-	r := newTestRouter(t, Config{VCs: 2, BufferDepth: 8})
+	r := newTestRouter(t, Arch{VCs: 2, BufferDepth: 8})
 	a := packetFlits(1, 1, 4)
 	b := packetFlits(2, 1, 4)
 	for k := range a {
@@ -157,7 +179,7 @@ func TestSwitchAllocatorRoundRobin(t *testing.T) {
 }
 
 func TestVirtualCutThroughWaitsForRoomForWholePacket(t *testing.T) {
-	r := newTestRouter(t, Config{VCs: 1, BufferDepth: 4, Switching: VirtualCutThrough})
+	r := newTestRouter(t, Arch{VCs: 1, BufferDepth: 4, Switching: VirtualCutThrough})
 	for _, f := range packetFlits(1, 1, 3) {
 		r.Accept(0, 0, f, 0)
 	}
@@ -178,7 +200,7 @@ func TestVirtualCutThroughWaitsForRoomForWholePacket(t *testing.T) {
 }
 
 func TestStoreAndForwardWaitsForTail(t *testing.T) {
-	r := newTestRouter(t, Config{VCs: 1, BufferDepth: 4, Switching: StoreAndForward})
+	r := newTestRouter(t, Arch{VCs: 1, BufferDepth: 4, Switching: StoreAndForward})
 	fs := packetFlits(1, 1, 3)
 	for k, f := range fs {
 		r.Accept(0, 0, f, sim.Cycle(k))
@@ -196,7 +218,7 @@ func TestStoreAndForwardWaitsForTail(t *testing.T) {
 }
 
 func TestStepDoesNotAllocate(t *testing.T) {
-	r := newTestRouter(t, Config{VCs: 2, BufferDepth: 8})
+	r := newTestRouter(t, Arch{VCs: 2, BufferDepth: 8})
 	c := sim.Cycle(0)
 	var id int32
 	allocs := testing.AllocsPerRun(1000, func() {
@@ -217,7 +239,7 @@ func TestStepDoesNotAllocate(t *testing.T) {
 	}
 }
 
-// TestHoldClass checks Config.HoldClass: a head that arrived in class 1
+// TestHoldClass checks Arch.HoldClass: a head that arrived in class 1
 // (VC 1 of 2, two classes) and leaves by the port it entered keeps class
 // 1 where the routing function says class 0; without HoldClass, or when
 // it turns to another port, it takes the routing function's class.
@@ -231,8 +253,8 @@ func TestHoldClass(t *testing.T) {
 		{false, 0, 0, 0}, // per hop: class 0
 		{true, 1, 0, 0},  // turning: the routing function's class
 	} {
-		cfg := Config{VCs: 2, BufferDepth: 4, HoldClass: c.hold}
-		r, err := New(testID, 3, cfg, cfg.VCs, 2, testRoute, sim.NewStream(1, sim.PurposeRouting, testID))
+		cfg := Arch{VCs: 2, BufferDepth: 4, HoldClass: c.hold}
+		r, err := New(Config{Arch: cfg, ID: testID, Ports: 3, EjectVCs: cfg.VCs, Classes: 2, Route: testRoute, Rand: sim.NewStream(1, sim.PurposeRouting, testID)})
 		if err != nil {
 			t.Fatal(err)
 		}

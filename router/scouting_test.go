@@ -8,14 +8,14 @@ import (
 
 func newScoutRouter(t *testing.T, vcs, k int) *Router {
 	t.Helper()
-	return newTestRouter(t, Config{VCs: vcs, BufferDepth: 4, Switching: Scouting, ScoutingDistance: k})
+	return newTestRouter(t, Arch{VCs: vcs, BufferDepth: 4, Switching: Scouting, ScoutingDistance: k})
 }
 
 func TestScoutingConfig(t *testing.T) {
 	if s, err := ParseSwitching("scouting"); err != nil || s != Scouting || s.String() != "scouting" {
 		t.Fatalf("ParseSwitching(scouting) = %v, %v", s, err)
 	}
-	for name, c := range map[string]Config{
+	for name, c := range map[string]Arch{
 		"negative distance":         {VCs: 1, BufferDepth: 1, Switching: Scouting, ScoutingDistance: -1},
 		"distance without scouting": {VCs: 1, BufferDepth: 1, ScoutingDistance: 2},
 	} {
@@ -157,21 +157,30 @@ func twoWayRoute(cur, dest int, buf []Candidate) []Candidate {
 // each about half the time; with one port's adaptive VCs all held it takes
 // the other; the escape VC only when no adaptive VC is free.
 func TestAdaptiveSelection(t *testing.T) {
+	cfg := Config{Arch: Arch{VCs: 3, BufferDepth: 4}, ID: testID, Ports: 3, EjectVCs: 3, Classes: 2,
+		ClassVCs: []int{0, 1, 3}, Adaptive: true, EscapeClasses: 1, Route: twoWayRoute} // VC 0 escape, VCs 1-2 adaptive
 	mk := func(seed uint64) *Router {
-		r, err := New(testID, 3, Config{VCs: 3, BufferDepth: 4}, 3, 2, twoWayRoute, sim.NewStream(seed, sim.PurposeRouting, testID))
+		c := cfg
+		c.Rand = sim.NewStream(seed, sim.PurposeRouting, testID)
+		r, err := New(c)
 		if err != nil {
-			t.Fatal(err)
-		}
-		if err := r.SetClassVCs([]int{0, 1, 3}); err != nil { // VC 0 escape, VCs 1-2 adaptive
-			t.Fatal(err)
-		}
-		if err := r.SetAdaptive(1); err != nil {
 			t.Fatal(err)
 		}
 		return r
 	}
-	if err := mk(1).SetClassVCs([]int{0, 3, 3}); err == nil {
-		t.Error("empty class accepted")
+	for name, bad := range map[string]func(*Config){
+		"empty class":                  func(c *Config) { c.ClassVCs = []int{0, 3, 3} },
+		"bounds short of the VCs":      func(c *Config) { c.ClassVCs = []int{0, 1, 2} },
+		"no adaptive class":            func(c *Config) { c.EscapeClasses = 2 },
+		"escape classes, not adaptive": func(c *Config) { c.Adaptive = false },
+		"negative escape classes":      func(c *Config) { c.EscapeClasses = -1 },
+	} {
+		c := cfg
+		c.Rand = sim.NewStream(1, sim.PurposeRouting, testID)
+		bad(&c)
+		if _, err := New(c); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
 	}
 	count := map[[2]int]int{}
 	for trial := 0; trial < 400; trial++ {
@@ -212,7 +221,7 @@ func TestAdaptiveSelection(t *testing.T) {
 // TestOccupancyCountsReservedVCs: a packet holding an output VC of port 1
 // from its grant to its tail shows as cycles with one busy VC.
 func TestOccupancyCountsReservedVCs(t *testing.T) {
-	r := newTestRouter(t, Config{VCs: 2, BufferDepth: 8})
+	r := newTestRouter(t, Arch{VCs: 2, BufferDepth: 8})
 	r.ResetOccupancy(0)
 	for _, f := range packetFlits(1, 1, 4) {
 		r.Accept(0, 0, f, 0)

@@ -21,7 +21,7 @@ func TestNamedAllocators(t *testing.T) {
 	run := func(va, sw string) float64 {
 		cfg := Config{
 			Topology: topology.Spec{Kind: topology.Torus, K: 4, N: 2, Bidirectional: true},
-			Router:   router.Config{VCs: 2, BufferDepth: 4, VCAllocator: va, SwitchAllocator: sw, AllocIterations: 2},
+			Router:   router.Arch{VCs: 2, BufferDepth: 4, VCAllocator: va, SwitchAllocator: sw, AllocIterations: 2},
 			Pattern:  traffic.PatternSpec{Name: traffic.Uniform},
 			Rate:     0.08, Length: LengthSpec{Flits: 4}, Seed: 3, Debug: true,
 			Run: sim.RunControl{Period: 500, Warmup: 2000, MinMeasure: 8000, MaxCycles: 10000, TargetRelCI: -1},
@@ -45,7 +45,7 @@ func TestNamedAllocators(t *testing.T) {
 			t.Errorf("%s: latency %.2f, built-in allocators %.2f", name, l, base)
 		}
 	}
-	if _, err := New(Config{Topology: topology.Spec{Kind: topology.Mesh, K: 3, N: 2}, Router: router.Config{VCs: 2, BufferDepth: 4, SwitchAllocator: "pim"}}); err == nil {
+	if _, err := New(Config{Topology: topology.Spec{Kind: topology.Mesh, K: 3, N: 2}, Router: router.Arch{VCs: 2, BufferDepth: 4, SwitchAllocator: "pim"}}); err == nil {
 		t.Error("an unknown allocator was accepted")
 	}
 }

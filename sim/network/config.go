@@ -30,7 +30,7 @@ const (
 	RoutingRandomMinimal  = "random-minimal"
 	// RoutingAdaptive is minimal fully adaptive routing: a header may take
 	// any free VC of any productive channel, chosen at random
-	// (topology.NewFullyAdaptive, router.SetAdaptive). With EscapeVCs = 0
+	// (topology.NewFullyAdaptive, router.Config.Adaptive). With EscapeVCs = 0
 	// there are no escape channels, as in the scouting paper (docs/models.md#safaei-simulator):
 	// such a network can deadlock, and a run then ends with
 	// sim.StatusDeadlock. EscapeVCs > 0 adds Duato's dimension-order escape
@@ -75,7 +75,7 @@ type Config struct {
 	// (the zero value: both directions, one drawn per packet, as BookSim
 	// 2 does) or always + (topology.TiesPlus). Other routings ignore it.
 	Ties   topology.Ties
-	Router router.Config
+	Router router.Arch
 
 	LinkLatency      int // cycles on a network link, >= 1 (0 means 1)
 	CreditDelay      int // cycles for a credit to return upstream, >= 1 (0 means 1)

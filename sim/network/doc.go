@@ -38,7 +38,7 @@
 //
 // Config.Routing = RoutingAdaptive is minimal fully adaptive routing
 // (topology.NewFullyAdaptive): a header may take any free VC of any
-// productive channel, chosen at random (router.SetAdaptive). Without
+// productive channel, chosen at random (router.Config.Adaptive). Without
 // escape VCs — the configuration of the scouting paper, seed 004 and
 // docs/models.md#safaei-simulator — its channel-dependency graph is cyclic and a run can end
 // in sim.StatusDeadlock, with the blocked VCs listed; with Config.EscapeVCs > 0

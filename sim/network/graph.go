@@ -143,8 +143,8 @@ func newGraph(cfg Config) (*Network, error) {
 		return out
 	}
 	for r := 0; r < R; r++ {
-		rt, err := router.New(r, n.ports, cfg.Router, cfg.EjectionVCs, routing.Classes(), route,
-			sim.NewStream(cfg.Seed, sim.PurposeRouting, uint64(r)))
+		rt, err := router.New(router.Config{Arch: cfg.Router, ID: r, Ports: n.ports, EjectVCs: cfg.EjectionVCs, Classes: routing.Classes(),
+			Route: route, Rand: sim.NewStream(cfg.Seed, sim.PurposeRouting, uint64(r))})
 		if err != nil {
 			return nil, err
 		}

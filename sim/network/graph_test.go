@@ -89,7 +89,7 @@ func TestGraphZeroLoadLatency(t *testing.T) {
 // cycles more than over a 1-cycle one.
 func TestGraphLongLink(t *testing.T) {
 	g := mustGraph(graph.Parse(strings.NewReader("router a b c\nlink a b 5\nlink b c\nterminal a\nterminal b\nterminal c\n"), "line.net"))
-	n, err := New(Config{Graph: g, Router: router.Config{VCs: 2, BufferDepth: 4}, Length: LengthSpec{Flits: 1}, Debug: true})
+	n, err := New(Config{Graph: g, Router: router.Arch{VCs: 2, BufferDepth: 4}, Length: LengthSpec{Flits: 1}, Debug: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,11 +111,11 @@ func TestGraphLongLink(t *testing.T) {
 // network is refused naming a cycle. With 3 VCs (the diameter) it builds.
 func TestGraphRefusesCycle(t *testing.T) {
 	g := mustGraph(graph.Parse(strings.NewReader("router a b c d e f\nlink a b\nlink b c\nlink c d\nlink d e\nlink e f\nlink f a\nterminal a\nterminal b\nterminal c\nterminal d\nterminal e\nterminal f\n"), "ring6.net"))
-	_, err := New(Config{Graph: g, Router: router.Config{VCs: 1, BufferDepth: 4}, Length: LengthSpec{Flits: 1}})
+	_, err := New(Config{Graph: g, Router: router.Arch{VCs: 1, BufferDepth: 4}, Length: LengthSpec{Flits: 1}})
 	if err == nil || !strings.Contains(err.Error(), "cycle") || !strings.Contains(err.Error(), "->") {
 		t.Fatalf("1 VC: error %v, want a refusal naming the cycle", err)
 	}
-	if _, err := New(Config{Graph: g, Router: router.Config{VCs: 3, BufferDepth: 4}, Length: LengthSpec{Flits: 1}}); err != nil {
+	if _, err := New(Config{Graph: g, Router: router.Arch{VCs: 3, BufferDepth: 4}, Length: LengthSpec{Flits: 1}}); err != nil {
 		t.Fatalf("3 VCs: %v", err)
 	}
 }
@@ -130,7 +130,7 @@ func TestGraphRunDeterministicAndAllocationFree(t *testing.T) {
 		rts = rts[1:2]
 	}
 	for _, rt := range rts {
-		cfg := Config{Graph: g, Routing: rt, Router: router.Config{VCs: 3, BufferDepth: 8},
+		cfg := Config{Graph: g, Routing: rt, Router: router.Arch{VCs: 3, BufferDepth: 8},
 			Rate: 0.05, Length: LengthSpec{Flits: 4}, Seed: 7}
 		cfg.Run.MaxCycles = 200000
 		cfg.Run.TargetRelCI = 0.05
@@ -179,7 +179,7 @@ func TestGraphGroupShiftSaturates(t *testing.T) {
 		rate    float64 // flits/node/cycle offered
 		ok      bool
 	}{{graph.RouteMinimal, 0.1, true}, {graph.RouteMinimal, 0.2, false}, {graph.RouteValiant, 0.3, true}} {
-		cfg := Config{Graph: g, Routing: tc.routing, Router: router.Config{VCs: 3, BufferDepth: 8},
+		cfg := Config{Graph: g, Routing: tc.routing, Router: router.Arch{VCs: 3, BufferDepth: 8},
 			Pattern: traffic.PatternSpec{Name: traffic.GroupShift}, Rate: tc.rate / 4, Length: LengthSpec{Flits: 4}, Seed: 3}
 		cfg.Run.MaxCycles = 100000
 		n, err := New(cfg)

@@ -106,8 +106,8 @@ func newMultistage(cfg Config) (*Network, error) {
 		return append(out, router.Candidate{Port: ms.Route(int(stageOf[cur]), dest)})
 	}
 	for sw := 0; sw < nn; sw++ {
-		r, err := router.New(sw, n.ports, cfg.Router, cfg.EjectionVCs, 1, route,
-			sim.NewStream(cfg.Seed, sim.PurposeRouting, uint64(sw)))
+		r, err := router.New(router.Config{Arch: cfg.Router, ID: sw, Ports: n.ports, EjectVCs: cfg.EjectionVCs, Classes: 1,
+			Route: route, Rand: sim.NewStream(cfg.Seed, sim.PurposeRouting, uint64(sw))})
 		if err != nil {
 			return nil, err
 		}

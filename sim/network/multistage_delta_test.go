@@ -46,7 +46,7 @@ func TestMultistageBlockingVersusLossModel(t *testing.T) {
 	flitCfg := func(rho float64, vcs, depth int) Config {
 		s := sp
 		return Config{
-			Multistage: &s, Router: router.Config{VCs: vcs, BufferDepth: depth},
+			Multistage: &s, Router: router.Arch{VCs: vcs, BufferDepth: depth},
 			Pattern: traffic.PatternSpec{Name: "uniform", IncludeSelf: true},
 			Process: "poisson", Rate: rho / M, Length: LengthSpec{Flits: M},
 			Seed: 1, Run: quickRun(100000), Debug: true,

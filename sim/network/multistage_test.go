@@ -179,7 +179,7 @@ func TestMultistageChannelDependenciesAreAcyclic(t *testing.T) {
 // acyclic, cannot deadlock even with one VC.
 func TestMultistageBurstIsDeliveredWithoutLoss(t *testing.T) {
 	for _, sp := range deltaSpecs {
-		for _, rc := range []router.Config{
+		for _, rc := range []router.Arch{
 			{VCs: 1, BufferDepth: 2},
 			{VCs: 2, BufferDepth: 4, RoutingDelay: 1, VCAllocDelay: 1, SwitchAllocDelay: 1},
 		} {

@@ -279,20 +279,11 @@ func New(cfg Config) (*Network, error) {
 		}
 	}
 	for i := 0; i < nn; i++ {
-		r, err := router.New(i, n.ports, cfg.Router, cfg.EjectionVCs, classes, route,
-			sim.NewStream(cfg.Seed, sim.PurposeRouting, uint64(i)))
+		r, err := router.New(router.Config{Arch: cfg.Router, ID: i, Ports: n.ports, EjectVCs: cfg.EjectionVCs,
+			Classes: classes, ClassVCs: classBounds, Adaptive: cfg.Routing == RoutingAdaptive, EscapeClasses: escapeClasses,
+			Route: route, Rand: sim.NewStream(cfg.Seed, sim.PurposeRouting, uint64(i))})
 		if err != nil {
 			return nil, err
-		}
-		if classBounds != nil {
-			if err := r.SetClassVCs(classBounds); err != nil {
-				return nil, err
-			}
-		}
-		if cfg.Routing == RoutingAdaptive {
-			if err := r.SetAdaptive(escapeClasses); err != nil {
-				return nil, err
-			}
 		}
 		n.routers[i] = r
 	}

@@ -13,16 +13,16 @@ import (
 // pipeline is one router/link timing configuration under test.
 type pipeline struct {
 	name                      string
-	router                    router.Config
+	router                    router.Arch
 	link, credit, inject, eje int
 }
 
 var pipelines = []pipeline{
-	{"one-cycle-hop", router.Config{VCs: 2, BufferDepth: 4}, 1, 1, 0, 0},
-	{"booksim-like", router.Config{VCs: 2, BufferDepth: 8, RoutingDelay: 1, VCAllocDelay: 1, SwitchAllocDelay: 1, SwitchTraversalDelay: 1}, 1, 1, 1, 1},
-	{"long-links", router.Config{VCs: 4, BufferDepth: 8, RoutingDelay: 2, SwitchTraversalDelay: 1}, 3, 2, 2, 1},
-	{"cut-through", router.Config{VCs: 2, BufferDepth: 8, RoutingDelay: 1, VCAllocDelay: 1, Switching: router.VirtualCutThrough}, 1, 1, 1, 1},
-	{"store-and-forward", router.Config{VCs: 2, BufferDepth: 8, RoutingDelay: 1, VCAllocDelay: 1, Switching: router.StoreAndForward}, 2, 1, 1, 1},
+	{"one-cycle-hop", router.Arch{VCs: 2, BufferDepth: 4}, 1, 1, 0, 0},
+	{"booksim-like", router.Arch{VCs: 2, BufferDepth: 8, RoutingDelay: 1, VCAllocDelay: 1, SwitchAllocDelay: 1, SwitchTraversalDelay: 1}, 1, 1, 1, 1},
+	{"long-links", router.Arch{VCs: 4, BufferDepth: 8, RoutingDelay: 2, SwitchTraversalDelay: 1}, 3, 2, 2, 1},
+	{"cut-through", router.Arch{VCs: 2, BufferDepth: 8, RoutingDelay: 1, VCAllocDelay: 1, Switching: router.VirtualCutThrough}, 1, 1, 1, 1},
+	{"store-and-forward", router.Arch{VCs: 2, BufferDepth: 8, RoutingDelay: 1, VCAllocDelay: 1, Switching: router.StoreAndForward}, 2, 1, 1, 1},
 }
 
 var topologies = []topology.Spec{

@@ -16,7 +16,7 @@ func paperBase() Config {
 	return Config{
 		Topology:    topology.Spec{Kind: topology.Torus, K: 4, N: 2, Bidirectional: true},
 		Routing:     RoutingAdaptive,
-		Router:      router.Config{VCs: 2, BufferDepth: 2, Switching: router.Scouting, ScoutingDistance: 1},
+		Router:      router.Arch{VCs: 2, BufferDepth: 2, Switching: router.Scouting, ScoutingDistance: 1},
 		LinkLatency: 1, CreditDelay: 1, InjectionLatency: 0, EjectionLatency: 0, EjectionVCs: 1,
 		Pattern: traffic.PatternSpec{Name: "uniform"}, Process: "poisson", Rate: 0.03,
 		Length: LengthSpec{Flits: 16}, Seed: 1, Debug: true,

@@ -28,12 +28,12 @@ type Preset struct {
 	EjectionLatency  int
 
 	// VCAllocator, SwitchAllocator and AllocIterations are the router's
-	// allocators (router.Config; package router/alloc).
+	// allocators (router.Arch; package router/alloc).
 	VCAllocator, SwitchAllocator string
 	AllocIterations              int
 
 	Ties        topology.Ties
-	HoldClass   bool // router.Config.HoldClass: the dateline class is held through a ring
+	HoldClass   bool // router.Arch.HoldClass: the dateline class is held through a ring
 	IncludeSelf bool // uniform traffic: a source may pick itself
 }
 
@@ -59,7 +59,7 @@ type Preset struct {
 //   - dim_order ties at an offset of k/2 split at random per packet
 //     (topology.TiesBalanced);
 //   - the dateline class a packet takes on entering a ring is held until
-//     it leaves the ring (router.Config.HoldClass);
+//     it leaves the ring (router.Arch.HoldClass);
 //   - uniform traffic includes the source (BookSim's uniform pattern draws
 //     any node; flitsim's excludes the source unless asked).
 func BookSimIQ(kind topology.Kind) Preset {

@@ -29,7 +29,7 @@ func TestRoundTrip(t *testing.T) {
 func TestHugeDeadlockCyclesStillDeadlock(t *testing.T) {
 	cfg := Config{
 		Topology: topology.Spec{Kind: topology.Ring, K: 4, N: 1},
-		Router:   router.Config{VCs: 1, BufferDepth: 2},
+		Router:   router.Arch{VCs: 1, BufferDepth: 2},
 		Pattern:  traffic.PatternSpec{Name: "uniform"}, Process: "bernoulli", Rate: 0.04,
 		Length: LengthSpec{Flits: 8}, Seed: 1, Run: quickRun(100000),
 		singleClass: true,

@@ -42,7 +42,7 @@ func TestScoutingAgainstModel(t *testing.T) {
 	for _, k := range []int{0, 3} {
 		cfg := network.Config{
 			Topology: top.Spec(), Routing: network.RoutingAdaptive,
-			Router:      router.Config{VCs: 2, BufferDepth: 2, Switching: router.Scouting, ScoutingDistance: k},
+			Router:      router.Arch{VCs: 2, BufferDepth: 2, Switching: router.Scouting, ScoutingDistance: k},
 			LinkLatency: 1, CreditDelay: 1, EjectionVCs: 1, // one message ejected at a time
 			Pattern: traffic.PatternSpec{Name: "uniform"}, Process: "poisson",
 			Length: network.LengthSpec{Flits: 32}, Seed: 11,

@@ -14,7 +14,7 @@ import (
 // one flit per link per cycle, no pipeline stage delays, links and credits
 // one cycle, no injection or ejection latency.
 func oneCycle(vcs, depth int) pipeline {
-	return pipeline{"one-cycle", router.Config{VCs: vcs, BufferDepth: depth}, 1, 1, 0, 0}
+	return pipeline{"one-cycle", router.Arch{VCs: vcs, BufferDepth: depth}, 1, 1, 0, 0}
 }
 
 func scouting(p pipeline, k int) pipeline {
@@ -234,7 +234,7 @@ func TestAdaptiveWithoutEscapeDeadlocks(t *testing.T) {
 	cfg := Config{
 		Topology: topology.Spec{Kind: topology.Torus, K: 8, N: 2, Bidirectional: true},
 		Routing:  RoutingAdaptive,
-		Router:   router.Config{VCs: 1, BufferDepth: 1},
+		Router:   router.Arch{VCs: 1, BufferDepth: 1},
 		Pattern:  traffic.PatternSpec{Name: "uniform"}, Process: "poisson", Rate: 0.03,
 		Length: LengthSpec{Flits: 32}, Seed: 1, Run: quickRun(200000),
 	}
@@ -410,7 +410,7 @@ func TestDuatoNeedsEmptyVCs(t *testing.T) {
 	cfg := Config{
 		Topology: topology.Spec{Kind: topology.Mesh, K: 8, N: 2},
 		Routing:  RoutingAdaptive, EscapeVCs: 1,
-		Router:  router.Config{VCs: 2, BufferDepth: 8},
+		Router:  router.Arch{VCs: 2, BufferDepth: 8},
 		Pattern: traffic.PatternSpec{Name: "uniform", IncludeSelf: true}, Process: "bernoulli", Rate: 0.25,
 		Length: LengthSpec{Flits: 4}, Seed: 1,
 		Run: sim.RunControl{Period: 500, Warmup: 2000, MinMeasure: 20000, MaxCycles: 30000, TargetRelCI: 0.0001,

@@ -19,7 +19,7 @@ import (
 func SpeedConfig(k int, load float64) Config {
 	return Config{
 		Topology: topology.Spec{Kind: topology.Torus, K: k, N: 2, Bidirectional: true},
-		Router:   router.Config{VCs: 2, BufferDepth: 8, RoutingDelay: 1, VCAllocDelay: 1, SwitchAllocDelay: 1},
+		Router:   router.Arch{VCs: 2, BufferDepth: 8, RoutingDelay: 1, VCAllocDelay: 1, SwitchAllocDelay: 1},
 		Pattern:  traffic.PatternSpec{Name: "uniform"},
 		Process:  "bernoulli",
 		Rate:     load / 16,

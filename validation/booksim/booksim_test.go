@@ -216,7 +216,7 @@ func TestValidationConfigs(t *testing.T) {
 	}
 }
 
-// TestStickyEscape measures router.Config.StickyEscape, BookSim 2's rule
+// TestStickyEscape measures router.Arch.StickyEscape, BookSim 2's rule
 // that a packet on an escape VC stays there, on the 4x4 mesh under
 // transpose traffic (escape VC 0 is dimension order, the worst routing
 // for transpose), preset booksim-iq, iSLIP allocators. Since a router with
