@@ -70,6 +70,7 @@
 package sim
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -127,6 +128,14 @@ type RunControl struct {
 	// ok, beyond it unconverged (default DefaultCapRelCI; never below
 	// TargetRelCI). See [Conclude].
 	CapRelCI float64
+	// Unit names the model's time step in reasons ("cycle" by default; the
+	// continuous-time modes, closed and delta, count in "period"s of their
+	// own time unit, Period = 1).
+	Unit string
+	// TimeScale is the model's time per Unit (the period length of the
+	// continuous-time modes; 0: 1): RunPeriods stores progress in the
+	// context's meter in the model's time.
+	TimeScale float64
 	// MaxDrain bounds the drain after the measurement window, in cycles:
 	// a model that measures the work tagged in the window (sim/network)
 	// runs on until every tagged item is done, and a drain longer than
@@ -231,7 +240,44 @@ type Monitor struct {
 	bm           *BatchMeans
 	offered, acc *BatchMeans // per-period throughputs while measuring (open systems)
 	open         bool        // a period reported Offered/Accepted
+	extra        []*Series   // further quantities measured over the same window (NewSeries)
 }
+
+// Series is a quantity measured over a [Monitor]'s measurement window
+// beside its observations (a mode's cycle time, throughput, utilisation,
+// ...): Add keeps x only while the monitor keeps observations (as
+// [Monitor.Observe]), and the monitor empties the series when
+// measurement starts, so every estimate of a run covers the same window.
+// A judged series also enters the stopping rule (its CI target, with the
+// lag-1 check) and the status rule ([Monitor.Conclude]) under its name.
+type Series struct {
+	m      *Monitor
+	name   string
+	judged bool
+	bm     *BatchMeans
+}
+
+// NewSeries returns a series measured with m's batch-means settings; call
+// it before the run starts.
+func (m *Monitor) NewSeries(name string, judged bool) *Series {
+	s := &Series{m: m, name: name, judged: judged, bm: NewBatchMeans(m.rc.MaxBatches, m.rc.MinBatches)}
+	m.extra = append(m.extra, s)
+	return s
+}
+
+// Add adds x if the monitor keeps observations now (see Monitor.Observe).
+func (s *Series) Add(x float64) {
+	if s.m.keeps() {
+		s.bm.Add(x)
+	}
+}
+
+// Estimate returns the series' batch-means estimate over the measured
+// window (whatever the run's status: the mode decides what it reports).
+func (s *Series) Estimate() Estimate { return EstimateOf(s.bm) }
+
+// Batches returns the number of complete batches (BatchMeans.Batches).
+func (s *Series) Batches() int { return s.bm.Batches() }
 
 // NewMonitor validates rc, applies its defaults and returns a monitor at
 // cycle 0. All problems are reported together, each wrapping
@@ -288,6 +334,9 @@ func NewMonitor(rc RunControl) (*Monitor, error) {
 	if rc.CapRelCI == 0 {
 		rc.CapRelCI = DefaultCapRelCI
 	}
+	if rc.Unit == "" {
+		rc.Unit = "cycle"
+	}
 	if rc.MinBatches == 0 {
 		rc.MinBatches = 10
 	}
@@ -336,9 +385,15 @@ func (m *Monitor) Measuring() bool { return m.measuring && m.status == Running }
 // observations of the work it tagged during the measurement window, see
 // [Monitor.DrainFailed]), and does nothing otherwise.
 func (m *Monitor) Observe(x float64) {
-	if m.measuring && (m.status == Running || m.status == Converged || m.status == CapReached) {
+	if m.keeps() {
 		m.bm.Add(x)
 	}
+}
+
+// keeps reports whether observations are kept now: while measuring, and
+// while draining after a Converged or CapReached stop.
+func (m *Monitor) keeps() bool {
+	return m.measuring && (m.status == Running || m.status == Converged || m.status == CapReached)
 }
 
 // DrainFailed records that the work tagged during the measurement window
@@ -369,6 +424,11 @@ func (m *Monitor) DrainLimit() Cycle {
 func (m *Monitor) Conclude(what string) (status, reason string) {
 	e := Ending{Stopped: m.status, Reason: m.StatusReason(), TargetRelCI: m.rc.TargetRelCI, CapRelCI: m.rc.CapRelCI,
 		Judged: []Named{{what, EstimateOf(m.bm)}}}
+	for _, s := range m.extra {
+		if s.judged {
+			e.Judged = append(e.Judged, Named{s.name, s.Estimate()})
+		}
+	}
 	if m.open {
 		e.Offered, e.Accepted = EstimateOf(m.offered), EstimateOf(m.acc)
 	}
@@ -408,12 +468,12 @@ func (m *Monitor) EndPeriod(r PeriodReport) Decision {
 	}
 
 	if r.InFlight > 0 && r.CyclesSinceProgress >= m.rc.DeadlockCycles {
-		return m.stop(Deadlocked, fmt.Sprintf("no progress for %d cycles with %d in flight (cycle %d)",
-			r.CyclesSinceProgress, r.InFlight, r.End))
+		return m.stop(Deadlocked, fmt.Sprintf("no progress for %d %ss with %d in flight (%s %d)",
+			r.CyclesSinceProgress, m.rc.Unit, r.InFlight, m.rc.Unit, r.End))
 	}
 	if m.rc.BacklogLimit > 0 && r.Backlog > m.rc.BacklogLimit {
-		return m.stop(Saturated, fmt.Sprintf("backlog %.4g exceeds limit %.4g (cycle %d)",
-			r.Backlog, m.rc.BacklogLimit, r.End))
+		return m.stop(Saturated, fmt.Sprintf("backlog %.4g exceeds limit %.4g (%s %d)",
+			r.Backlog, m.rc.BacklogLimit, m.rc.Unit, r.End))
 	}
 
 	if !m.measuring {
@@ -422,17 +482,17 @@ func (m *Monitor) EndPeriod(r PeriodReport) Decision {
 		}
 	} else {
 		if g := m.backlogTrend(incT); g.growing {
-			return m.stop(Saturated, g.describe("backlog"))
+			return m.stop(Saturated, g.describe("backlog", m.rc.Unit))
 		}
 		if r.End-m.measureStart >= m.rc.MinMeasure && m.rc.TargetRelCI > 0 {
 			// An open system also needs the throughput interval of the
 			// status rule (sim.Conclude): the run is extended until it has
 			// MinBatches measured periods.
-			if m.bm.TargetMet(m.rc.TargetRelCI) && (!m.open || m.acc.Batches() >= m.rc.MinBatches) {
+			if m.bm.TargetMet(m.rc.TargetRelCI) && m.extraTargetMet() && (!m.open || m.acc.Batches() >= m.rc.MinBatches) {
 				h, _ := m.bm.CI95()
 				rel, _ := m.bm.RelHalfWidth()
-				return m.stop(Converged, fmt.Sprintf("CI95 half-width %.3g = %.2f%% of mean %.6g (target %.2f%%), %d batches of %d, lag-1 %.2f, %d cycles measured",
-					h, 100*rel, m.bm.Mean(), 100*m.rc.TargetRelCI, m.bm.Batches(), m.bm.BatchSize(), m.bm.Lag1(), r.End-m.measureStart))
+				return m.stop(Converged, fmt.Sprintf("CI95 half-width %.3g = %.2f%% of mean %.6g (target %.2f%%), %d batches of %d, lag-1 %.2f, %d %ss measured",
+					h, 100*rel, m.bm.Mean(), 100*m.rc.TargetRelCI, m.bm.Batches(), m.bm.BatchSize(), m.bm.Lag1(), r.End-m.measureStart, m.rc.Unit)+m.extraNote())
 			}
 		}
 	}
@@ -449,6 +509,30 @@ func (m *Monitor) EndPeriod(r PeriodReport) Decision {
 		return m.stop(CapReached, m.capReason(r.End))
 	}
 	return Continue
+}
+
+// RunPeriods is the period loop of every mode that reports a CI: it asks
+// next for one sample period at a time (next simulates it, feeding its
+// observations to m.Observe and its series, and returns its report) and
+// gives the report to m.EndPeriod until m says Stop; the context is
+// checked, and its meter (MeterFrom) set, before every period. The
+// network mode drives the same Monitor from its own loop, which adds the
+// drain of the tagged messages (sim/network).
+func RunPeriods(ctx context.Context, m *Monitor, next func() PeriodReport) error {
+	meter := MeterFrom(ctx)
+	scale := m.rc.TimeScale
+	if scale <= 0 {
+		scale = 1
+	}
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		meter.Store(int64(scale*float64(m.lastEnd)), int64(scale*float64(m.rc.MaxCycles)))
+		if m.EndPeriod(next()) == Stop {
+			return nil
+		}
+	}
 }
 
 // drifting reports whether, at the cycle cap, the backlog and the measured
@@ -476,8 +560,8 @@ func (m *Monitor) drifting(end Cycle) (string, bool) {
 	if !bUp || !lUp {
 		return "", false
 	}
-	why := fmt.Sprintf("no steady state at MaxCycles = %d (cycle %d): from the first to the last third of the measurement the backlog rose from %.4g to %.4g (sd %.3g) and the per-period mean from %.4g to %.4g (sd %.3g), each more than doubling and more than %g standard deviations",
-		m.rc.MaxCycles, end, b0, b1, bsd, l0, l1, lsd, float64(driftSDs))
+	why := fmt.Sprintf("no steady state at MaxCycles = %d (%s %d): from the first to the last third of the measurement the backlog rose from %.4g to %.4g (sd %.3g) and the per-period mean from %.4g to %.4g (sd %.3g), each more than doubling and more than %g standard deviations",
+		m.rc.MaxCycles, m.rc.Unit, end, b0, b1, bsd, l0, l1, lsd, float64(driftSDs))
 	if m.warmCap {
 		why += fmt.Sprintf("; the warm-up had ended at MaxWarmup = %d without reaching one either", m.rc.MaxWarmup)
 	}
@@ -525,7 +609,7 @@ func (m *Monitor) warmup(start Cycle, r PeriodReport) Decision {
 	}
 	if r.End >= m.rc.MaxWarmup || full {
 		if g := m.backlogTrend(risingIncT); g.growing {
-			return m.stop(Saturated, fmt.Sprintf("warm-up not over after %d cycles and %s", r.End, g.describe("backlog")))
+			return m.stop(Saturated, fmt.Sprintf("warm-up not over after %d %ss and %s", r.End, m.rc.Unit, g.describe("backlog", m.rc.Unit)))
 		}
 		m.warmCap = true
 		m.beginMeasuring(r.End, r.End)
@@ -540,6 +624,32 @@ func (m *Monitor) beginMeasuring(warmupEnd, now Cycle) {
 	m.bm.Reset()
 	m.offered.Reset()
 	m.acc.Reset()
+	for _, s := range m.extra {
+		s.bm.Reset()
+	}
+}
+
+// extraTargetMet reports whether every judged series meets the CI target
+// (BatchMeans.TargetMet: interval, relative half-width, lag-1 check).
+func (m *Monitor) extraTargetMet() bool {
+	for _, s := range m.extra {
+		if s.judged && !s.bm.TargetMet(m.rc.TargetRelCI) {
+			return false
+		}
+	}
+	return true
+}
+
+// extraNote describes the judged series at a Converged stop.
+func (m *Monitor) extraNote() string {
+	out := ""
+	for _, s := range m.extra {
+		if s.judged {
+			rel, _ := s.bm.RelHalfWidth()
+			out += fmt.Sprintf("; %s CI95 %.2f%% of mean %.6g, lag-1 %.2f", s.name, 100*rel, s.bm.Mean(), s.bm.Lag1())
+		}
+	}
+	return out
 }
 
 func (m *Monitor) stop(s Status, reason string) Decision {
@@ -549,14 +659,14 @@ func (m *Monitor) stop(s Status, reason string) Decision {
 
 func (m *Monitor) capReason(end Cycle) string {
 	if !m.measuring {
-		return fmt.Sprintf("MaxCycles = %d reached during warm-up (cycle %d)", m.rc.MaxCycles, end)
+		return fmt.Sprintf("MaxCycles = %d %ss reached during warm-up (%s %d)", m.rc.MaxCycles, m.rc.Unit, m.rc.Unit, end)
 	}
 	h, ok := m.bm.CI95()
 	if !ok {
-		return fmt.Sprintf("MaxCycles = %d reached with only %d batches (need %d)", m.rc.MaxCycles, m.bm.Batches(), m.rc.MinBatches)
+		return fmt.Sprintf("MaxCycles = %d %ss reached with only %d batches (need %d)", m.rc.MaxCycles, m.rc.Unit, m.bm.Batches(), m.rc.MinBatches)
 	}
-	return fmt.Sprintf("MaxCycles = %d reached: CI95 half-width %.3g = %.2f%% of mean %.6g, %d batches of %d",
-		m.rc.MaxCycles, h, 100*h/math.Abs(m.bm.Mean()), m.bm.Mean(), m.bm.Batches(), m.bm.BatchSize())
+	return fmt.Sprintf("MaxCycles = %d %ss reached: CI95 half-width %.3g = %.2f%% of mean %.6g, %d batches of %d",
+		m.rc.MaxCycles, m.rc.Unit, h, 100*h/math.Abs(m.bm.Mean()), m.bm.Mean(), m.bm.Batches(), m.bm.BatchSize())
 }
 
 // trendVerdict is the outcome of the saturation trend rule.
@@ -568,9 +678,9 @@ type trendVerdict struct {
 	growth        float64 // last − first
 }
 
-func (g trendVerdict) describe(what string) string {
-	return fmt.Sprintf("%s grew by %.4g (%.3g per cycle, slope t = %.1f, increment t = %.1f) over the last %d periods",
-		what, g.growth, g.slopePerCycle, g.tSlope, g.tInc, g.k)
+func (g trendVerdict) describe(what, unit string) string {
+	return fmt.Sprintf("%s grew by %.4g (%.3g per %s, slope t = %.1f, increment t = %.1f) over the last %d periods",
+		what, g.growth, g.slopePerCycle, unit, g.tSlope, g.tInc, g.k)
 }
 
 // backlogTrend applies the trend rule, with increment threshold incT, to
@@ -627,9 +737,9 @@ func (m *Monitor) StatusReason() string {
 		return m.reason
 	}
 	if !m.measuring {
-		return fmt.Sprintf("warming up: %d periods, cycle %d", m.periods, m.lastEnd)
+		return fmt.Sprintf("warming up: %d periods, %s %d", m.periods, m.rc.Unit, m.lastEnd)
 	}
-	return fmt.Sprintf("measuring since cycle %d: %d observations, %d batches of %d", m.measureStart, m.bm.Count(), m.bm.Batches(), m.bm.BatchSize())
+	return fmt.Sprintf("measuring since %s %d: %d observations, %d batches of %d", m.rc.Unit, m.measureStart, m.bm.Count(), m.bm.Batches(), m.bm.BatchSize())
 }
 
 // WarmupEnd returns the cycle at which the warm-up transient ended (the
@@ -654,4 +764,28 @@ func (m *Monitor) Estimate() (mean, halfWidth float64, ok bool) {
 		return 0, 0, false
 	}
 	return m.bm.Mean(), h, true
+}
+
+// Measured returns the batch-means estimate of the observations over the
+// measured window, whatever the status (Estimate gives it only for a run
+// that may report it), with the batch size in observations.
+func (m *Monitor) Measured() (e Estimate, batchSize int64) {
+	return EstimateOf(m.bm), m.bm.BatchSize()
+}
+
+// WarmupCapped reports whether the automatic warm-up ended at MaxWarmup,
+// MSER-5 not having found the end of the transient.
+func (m *Monitor) WarmupCapped() bool { return m.warmCap }
+
+// End returns the end of the last period reported.
+func (m *Monitor) End() Cycle { return m.lastEnd }
+
+// Periods converts a time t of a continuous-time mode into whole sample
+// periods of length period, rounded up (1e-9 of a period forgiven): the
+// time unit of a RunControl with Unit "period" and Period 1.
+func Periods(t, period float64) Cycle {
+	if t <= 0 {
+		return 0
+	}
+	return Cycle(math.Ceil(t/period - 1e-9))
 }

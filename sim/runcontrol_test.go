@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"context"
 	"errors"
 	"math"
 	"math/rand/v2"
@@ -402,5 +403,55 @@ func TestMonitorSlowBacklogGrowthAtCap(t *testing.T) {
 		if m.Status() != CapReached {
 			t.Fatalf("seed %d: stable backlog ended %v (%s)", seed, m.Status(), m.StatusReason())
 		}
+	}
+}
+
+// TestMonitorSeries: a judged series enters the stopping and status rules
+// (a noisy one keeps the run from converging and makes it unconverged at
+// the cap, by name), an unjudged one does not, and every series covers the
+// measurement window only (values added during the warm-up are dropped);
+// RunPeriods drives the loop and stops on a cancelled context.
+func TestMonitorSeries(t *testing.T) {
+	run := func(judged bool) (*Monitor, *Series) {
+		m, err := NewMonitor(RunControl{Period: 1, Unit: "period", Warmup: 5, MinMeasure: 20, MaxCycles: 400, TargetRelCI: 0.05})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := m.NewSeries("noisy", judged)
+		r := rand.New(rand.NewPCG(1, 2))
+		p := Cycle(0)
+		if err := RunPeriods(context.Background(), m, func() PeriodReport {
+			p++
+			x := 10 + r.NormFloat64()*0.1
+			m.Observe(x)
+			if p <= 5 {
+				s.Add(1e6) // warm-up: must be dropped
+			} else {
+				s.Add(1 + 5*r.NormFloat64()) // relative CI far above 5 %
+			}
+			return PeriodReport{End: p, MeanObservation: x, Count: 1, Closed: true}
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return m, s
+	}
+	m, s := run(false)
+	if m.Status() != Converged {
+		t.Errorf("unjudged series: %s (%s), want converged", m.Status(), m.StatusReason())
+	}
+	if e := s.Estimate(); e.Mean > 100 || e.N != int64(m.End()-m.MeasureStart()) {
+		t.Errorf("series kept warm-up values: %+v (measured %d periods)", e, m.End()-m.MeasureStart())
+	}
+	m, _ = run(true)
+	st, why := m.Conclude("x")
+	if m.Status() != CapReached || st != StatusUnconverged || !strings.Contains(why, "noisy") || !strings.Contains(why, "period") {
+		t.Errorf("judged noisy series: %s, %s (%s), want cap reached and unconverged naming it in periods", m.Status(), st, why)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	m, _ = NewMonitor(RunControl{})
+	if err := RunPeriods(ctx, m, func() PeriodReport { t.Fatal("period run after cancel"); return PeriodReport{} }); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v", err)
 	}
 }

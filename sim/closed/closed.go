@@ -389,133 +389,110 @@ func (s *Sim) step(limit float64) (m int32, pe bool, ok bool) {
 	return m, pe, true
 }
 
-// phase of a run.
-const (
-	warmAuto = iota
-	warmFixed
-	measuring
-)
+// monitor returns the run control of sim (sim.Monitor) for rc: time is
+// counted in periods of rc.Period time units.
+func monitor(rc Run) (*sim.Monitor, error) {
+	mrc := sim.RunControl{Period: 1, Unit: "period", TimeScale: rc.Period,
+		MaxWarmup:  sim.Periods(rc.MaxWarmup, rc.Period),
+		MinMeasure: sim.Periods(rc.MinMeasure, rc.Period),
+		// The whole periods that fit in MaxTime.
+		MaxCycles:   sim.Cycle(math.Floor(rc.MaxTime/rc.Period + 1e-9)),
+		TargetRelCI: rc.TargetRelCI, CapRelCI: rc.CapRelCI,
+		MinBatches: rc.MinBatches, MaxBatches: rc.MaxBatches}
+	if rc.Warmup > 0 {
+		mrc.Warmup = sim.Periods(rc.Warmup, rc.Period)
+	}
+	return sim.NewMonitor(mrc)
+}
 
-// Run simulates until the 95% CI of X0 is within Run.TargetRelCI (after at
-// least Run.MinMeasure of measurement) or until Run.MaxTime, and returns
-// the measured Result. It returns ctx.Err() (wrapped) if ctx is cancelled.
+// Run simulates period by period under sim's run control (sim.RunPeriods,
+// sim.Monitor: the warm-up, batch means with the lag-1 check, the stopping
+// rule and the status rule every mode shares), the per-period completion
+// rate being the judged observation X0, until the 95% CI of X0 is within
+// Run.TargetRelCI (after at least Run.MinMeasure of measurement) or until
+// Run.MaxTime, and returns the measured Result. It returns ctx.Err()
+// (wrapped) if ctx is cancelled.
 func (s *Sim) Run(ctx context.Context) (Result, error) {
 	s.reset()
 	rc := s.cfg.Run
-	mk := func() *sim.BatchMeans { return sim.NewBatchMeans(rc.MaxBatches, rc.MinBatches) }
-	bmX, bmCycle, bmHops := mk(), mk(), mk()
-	bmUPE, bmULink, bmQPE, bmQLink := mk(), mk(), mk(), mk()
+	mon, err := monitor(rc)
+	if err != nil {
+		return Result{}, fmt.Errorf("closed: %w", err)
+	}
+	cycle, hops := mon.NewSeries("cycle time", false), mon.NewSeries("hops", false)
+	uPE, uLink := mon.NewSeries("PE utilisation", false), mon.NewSeries("link utilisation", false)
+	qPE, qLink := mon.NewSeries("PE queue", false), mon.NewSeries("link queue", false)
 
-	res := Result{Status: sim.StatusOK, Population: s.cfg.Population, Nodes: s.k, Links: s.links, Period: rc.Period}
-	phase, start, boundary := warmAuto, 0.0, rc.Period
-	if rc.Warmup > 0 {
-		phase, boundary = warmFixed, rc.Warmup
-	}
-	var pilot []float64
-	if phase == warmAuto {
-		pilot = make([]float64, 0, min(int(rc.MaxWarmup/rc.Period)+1, 1<<20))
-	}
-	nextCheck := 40 // pilot periods before the first MSER-5 test; doubles
-	periods := 0    // complete periods since start
-	periodStart := 0.0
+	res := Result{Population: s.cfg.Population, Nodes: s.k, Links: s.links, Period: rc.Period, Warmup: -1}
+	periods := sim.Cycle(0)
 	var completions int64
 	n := float64(s.cfg.Population)
 	kf, lf := float64(s.k), float64(s.links)
-	meter := sim.MeterFrom(ctx)
-	for {
-		if s.events&4095 == 0 {
-			if err := ctx.Err(); err != nil {
-				return Result{}, fmt.Errorf("closed: run cancelled at time %v: %w", s.now, err)
-			}
-			meter.Store(int64(s.now), int64(rc.MaxTime))
-		}
-		if m, pe, ok := s.step(boundary); ok {
-			if pe {
-				if phase == measuring {
-					completions++
-					bmCycle.Add(s.now - s.born[m])
-					bmHops.Add(float64(s.hops[m]))
-				}
-				s.create(m, int(s.cur[m]))
-			}
-			continue
-		}
-
-		// Period boundary: close the period [periodStart, boundary).
-		s.integrate(boundary)
-		s.now = boundary
-		p := boundary - periodStart
-		x := float64(s.periodDone) / p
-		periods++
-		switch phase {
-		case warmAuto:
-			pilot = append(pilot, x)
-			last := s.now+rc.Period > rc.MaxWarmup
-			if len(pilot) >= nextCheck || last {
-				if _, ok := sim.MSER5(pilot); ok || last {
-					phase, start, periods = measuring, s.now, 0
-					res.WarmupDetected = ok
-					if !ok {
-						res.Reason = fmt.Sprintf("MSER-5 did not find the end of the warm-up within MaxWarmup = %v time units; measured from there", rc.MaxWarmup)
-					}
-				} else {
-					nextCheck *= 2
-				}
-			}
-		case warmFixed:
-			phase, start, periods = measuring, s.now, 0
-			res.WarmupDetected = true
-		case measuring:
-			bmX.Add(x)
-			bmUPE.Add(s.areaBusyPE / (p * kf))
-			bmULink.Add(s.areaBusyLink / (p * lf))
-			bmQPE.Add(s.areaAtPE / (p * kf))
-			bmQLink.Add((n*p - s.areaAtPE) / (p * lf))
-		}
-		s.clearPeriod()
-		periodStart = s.now
-		if phase == measuring && periods == 0 { // measurement starts here
+	var cancelled error
+	period := func() sim.PeriodReport {
+		measuring := mon.Measuring()
+		if measuring && res.Warmup < 0 { // measurement started at the last period end
 			res.Warmup = s.now
 			for i := range s.busyTime {
 				s.busyTime[i], s.busySince[i] = 0, s.now
 			}
 		}
-		if phase == measuring && s.now-start >= rc.MinMeasure {
-			if bmX.TargetMet(rc.TargetRelCI) {
-				res.Converged = true
+		periodStart := s.now
+		boundary := float64(periods+1) * rc.Period // counted from 0: no rounding accumulates
+		for cancelled == nil {
+			if s.events&4095 == 0 {
+				cancelled = ctx.Err()
+			}
+			m, pe, ok := s.step(boundary)
+			if !ok {
 				break
 			}
+			if pe {
+				if measuring {
+					completions++
+				}
+				cycle.Add(s.now - s.born[m])
+				hops.Add(float64(s.hops[m]))
+				s.create(m, int(s.cur[m]))
+			}
 		}
-		if phase == measuring && s.now+rc.Period > rc.MaxTime {
-			break
-		}
-		// Boundaries counted from the phase start: no rounding accumulates.
-		boundary = start + float64(periods+1)*rc.Period
+		s.integrate(boundary)
+		s.now = boundary
+		p := boundary - periodStart
+		x := float64(s.periodDone) / p
+		mon.Observe(x)
+		uPE.Add(s.areaBusyPE / (p * kf))
+		uLink.Add(s.areaBusyLink / (p * lf))
+		qPE.Add(s.areaAtPE / (p * kf))
+		qLink.Add((n*p - s.areaAtPE) / (p * lf))
+		s.clearPeriod()
+		periods++
+		return sim.PeriodReport{End: periods, MeanObservation: x, Count: 1, Closed: true}
 	}
-
-	res.Measured = s.now - start
+	err = sim.RunPeriods(ctx, mon, period)
+	if err == nil {
+		err = cancelled
+	}
+	if err != nil {
+		return Result{}, fmt.Errorf("closed: run cancelled at time %v: %w", s.now, err)
+	}
+	if res.Warmup < 0 { // never measured
+		res.Warmup = s.now
+	}
+	res.Measured = s.now - res.Warmup
 	res.Completions = completions
 	res.Events = s.events
-	res.X0 = sim.EstimateOf(bmX)
-	res.CycleTime = sim.EstimateOf(bmCycle)
-	res.Hops = sim.EstimateOf(bmHops)
-	res.PEUtilisation = sim.EstimateOf(bmUPE)
-	res.LinkUtilisation = sim.EstimateOf(bmULink)
-	res.PEQueue = sim.EstimateOf(bmQPE)
-	res.LinkQueue = sim.EstimateOf(bmQLink)
-	end := sim.Ending{Stopped: sim.Converged, TargetRelCI: rc.TargetRelCI, CapRelCI: rc.CapRelCI,
-		Judged: []sim.Named{{Name: "X0", Estimate: res.X0}},
-		Reason: fmt.Sprintf("X0 CI95 within the target %v", rc.TargetRelCI)}
-	if !res.Converged {
-		end.Stopped = sim.CapReached
-		end.Reason = fmt.Sprintf("MaxTime = %v time units reached before the X0 CI target %v", rc.MaxTime, rc.TargetRelCI)
-	}
-	warn := res.Reason
-	res.Status, res.Reason = sim.Conclude(end)
-	if warn != "" {
-		res.Reason += "; " + warn
-	}
-	res.Batches, res.BatchSize = bmX.Batches(), bmX.BatchSize()
+	res.X0, res.BatchSize = mon.Measured()
+	res.Batches = res.X0.Batches
+	res.CycleTime = cycle.Estimate()
+	res.Hops = hops.Estimate()
+	res.PEUtilisation = uPE.Estimate()
+	res.LinkUtilisation = uLink.Estimate()
+	res.PEQueue = qPE.Estimate()
+	res.LinkQueue = qLink.Estimate()
+	res.Converged = mon.Status() == sim.Converged
+	res.WarmupDetected = !mon.WarmupCapped()
+	res.Status, res.Reason = mon.Conclude("X0")
 	for st := s.k; st < s.k+s.links; st++ {
 		b := s.busyTime[st]
 		if s.qlen[st] > 0 {

@@ -99,18 +99,21 @@
 // of the PEs and of the links, and the time-average number of messages per
 // PE and per link; per completed message, its cycle time and its number of
 // link crossings. Each series feeds a sim.BatchMeans, so every Result
-// quantity carries a 95% confidence interval. Warm-up: a fixed Run.Warmup,
-// or (Warmup = 0) MSER-5 (sim.MSER5) applied to the per-period completion
-// rates of a pilot after 40, 80, 160, ... periods; once it finds the
-// transient over, measurement starts at that period boundary (the pilot is
-// discarded entirely, a conservative choice). The run stops at the first
-// period boundary after Run.MinMeasure of measurement where the relative
-// 95% half-width of X_0 is at most Run.TargetRelCI, or at Run.MaxTime.
+// quantity carries a 95% confidence interval over the same measurement
+// window. The run control is sim's, the one of every mode (sim.RunPeriods
+// driving a sim.Monitor, time counted in periods): warm-up a fixed
+// Run.Warmup, or (Warmup = 0) MSER-5 on the per-period completion rates,
+// measurement starting at the period end where it finds the transient over
+// (at Run.MaxWarmup otherwise, which Reason notes); the run stops at the
+// first period end after Run.MinMeasure of measurement where the relative
+// 95% half-width of X_0 is at most Run.TargetRelCI and the lag-1
+// autocorrelation of its batch means at most sim.MaxLag1, or at
+// Run.MaxTime.
 //
 // A closed network cannot saturate (its population is finite) nor deadlock
 // (a message holds one server at a time and queues are unbounded): Status is
-// always "ok". Result.Reason warns when the warm-up was not detected or the
-// target precision not reached.
+// "ok", or "unconverged" by the status rule of sim.Conclude (at Run.MaxTime
+// a half-width above Run.CapRelCI, or batch means failing the lag-1 check).
 //
 // # Units
 //

@@ -70,8 +70,8 @@ type Config struct {
 // slotted).
 type Run struct {
 	// Warmup is the time discarded before measuring, >= 0; 0 means
-	// automatic: the shortest prefix that MSER-5 removes from the
-	// per-period series of the backlog and of the delivered rate.
+	// automatic: MSER-5 on the per-period PDT (sim.Monitor), capped at
+	// half of MaxTime.
 	Warmup float64
 	// Period is the length of one observation period (the unit of the
 	// batch-means series), > 0; 0 means max(10/mu, 200/(n lambda)), so a
@@ -99,15 +99,12 @@ type Run struct {
 // resolved is a Config with defaults filled in and parsed enums.
 type resolved struct {
 	Config
-	wiring   multistage.Wiring
-	slotted  bool
-	fixed    bool
-	mode     mode
-	perSrc   bool
-	n        int
-	periods  int // capacity of the series
-	minPer   int
-	checkGap int
+	wiring  multistage.Wiring
+	slotted bool
+	fixed   bool
+	mode    mode
+	perSrc  bool
+	n       int
 }
 
 type mode uint8
@@ -278,8 +275,5 @@ func (c Config) resolve() (resolved, error) {
 	if rc.Warmup >= rc.MaxTime {
 		return r, fmt.Errorf("delta: Run.Warmup = %v leaves nothing of Run.MaxTime = %v", rc.Warmup, rc.MaxTime)
 	}
-	r.periods = int(per)
-	r.minPer = max(int(math.Ceil(rc.MinMeasure/rc.Period)), 20)
-	r.checkGap = 16
 	return r, nil
 }

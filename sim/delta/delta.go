@@ -68,17 +68,17 @@ type Sim struct {
 	// Totals since time 0 (conservation accounting).
 	tot Totals
 
-	inQueues   int64
-	inBuffers  int64
-	inTransit  int64
-	stageOcc   []int64   // packets in the queues of stage s
-	stageLast  []float64 // time of the last change of stageOcc
-	events     int64
-	periodEnd  float64
-	series     [][]float64 // metric column -> per-period values
-	bms        []*sim.BatchMeans
-	saturation string
-	ran        bool
+	inQueues  int64
+	inBuffers int64
+	inTransit int64
+	stageOcc  []int64   // packets in the queues of stage s
+	stageLast []float64 // time of the last change of stageOcc
+	events    int64
+	periodEnd float64
+	periods   sim.Cycle     // periods closed
+	mon       *sim.Monitor  // the run control (sim.Monitor, time in periods)
+	cols      []*sim.Series // metric column -> its series (colPDT: nil, the monitor's observation)
+	ran       bool
 }
 
 type periodCounters struct {
@@ -157,12 +157,15 @@ func New(cfg Config) (*Sim, error) {
 	for q := range z * n {
 		s.servRNG[q] = sim.NewStream(r.Seed, sim.PurposeService, uint64(q))
 	}
-	cols := colFixed + z*stCols
-	s.series = make([][]float64, cols)
-	s.bms = make([]*sim.BatchMeans, cols)
-	for c := range cols {
-		s.series[c] = make([]float64, 0, r.periods+1)
-		s.bms[c] = sim.NewBatchMeans(64, 10)
+	if s.mon, err = monitor(r); err != nil {
+		return nil, err
+	}
+	s.cols = make([]*sim.Series, colFixed+z*stCols)
+	for c := range s.cols {
+		if c != colPDT {
+			// NTP is judged beside PDT (the stopping and status rules).
+			s.cols[c] = s.mon.NewSeries(colName(c), c == colNTP)
+		}
 	}
 	// Packet pool sized for the queues plus a margin; it grows if needed.
 	s.pk = make([]packet, 0, z*n*L+4*n)

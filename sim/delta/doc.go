@@ -60,23 +60,27 @@
 //
 // Time is cut into periods of length Run.Period. Each period yields one value
 // of every quantity (per-period ratio of sums: PDT = delay sum / deliveries,
-// p_{L,i} = rejections / attempts, ...). The warm-up is Run.Warmup or, when
-// 0, the longest MSER-5 truncation (sim.MSER5) of the backlog and delivered
-// rate series. The retained periods feed sim.BatchMeans, which gives each
-// Estimate and its 95% CI. Every 16 periods the run stops when the relative
-// half-widths of PDT and NTP are within Run.TargetRelCI, or at Run.MaxTime.
-// Periods with no delivery are skipped for PDT (a mean of ratios: its bias is
-// O(1/deliveries per period), far inside the CI at the default period of
-// >= 200 emissions).
+// p_{L,i} = rejections / attempts, ...). The run control is sim's, the one
+// of every mode (sim.RunPeriods driving a sim.Monitor, time counted in
+// periods): the warm-up is Run.Warmup or, when 0, MSER-5 on the per-period
+// PDT (capped at half the run); the measured periods feed batch means
+// (sim.Series), which give each Estimate and its 95% CI over the same
+// window. The run stops at the first period end after Run.MinMeasure where
+// the relative half-widths of PDT and NTP are within Run.TargetRelCI and
+// their batch means pass the lag-1 check (sim.MaxLag1), or at Run.MaxTime;
+// the status is sim.Conclude's. Periods with no delivery are skipped for
+// PDT (a mean of ratios: its bias is O(1/deliveries per period), far inside
+// the CI at the default period of >= 200 emissions).
 //
 // Saturation: with resubmission or retry the retry buffers are unbounded.
 // The run stops as "saturated" as soon as more than Run.MaxBacklog packets
-// wait to re-enter, or at the end when the backlog has a linear trend four
-// standard errors above zero that adds more than max(n, mean backlog) packets
-// over the window (sim.Trend). A saturated Result carries Status, Reason,
-// Totals and times, and no estimates. Drop mode cannot saturate. There is no
-// deadlock status: delta networks have no cyclic dependency and every
-// rejected packet moves on.
+// wait to re-enter (in retry buffers or travelling back), when that backlog
+// grows by the run control's trend rule, at the cap when it and PDT both
+// still rise (sim.Monitor), or when the carried rate falls below the
+// offered beyond the run's own tolerance (sim.Conclude). A saturated Result
+// carries Status, Reason, Totals and times, and no estimates. Drop mode
+// cannot saturate. There is no deadlock status: delta networks have no
+// cyclic dependency and every rejected packet moves on.
 //
 // Conservation (Result.Totals, checked by the tests):
 //

@@ -93,27 +93,60 @@ type Result struct {
 	Totals   Totals
 }
 
-// Run simulates until the stopping rule, Run.MaxTime or saturation, and
-// honours ctx: on cancellation it returns ctx.Err() (wrapped) and a zero
-// Result. A Sim runs once.
+// Run simulates period by period under sim's run control (sim.RunPeriods
+// driving a sim.Monitor, the one of every mode: warm-up, batch means with
+// the lag-1 check, saturation by backlog limit and trend, stopping and
+// status rules), PDT per period being the judged observation and NTP a
+// judged series beside it, until the stopping rule, Run.MaxTime or
+// saturation, and honours ctx: on cancellation it returns ctx.Err()
+// (wrapped) and a zero Result. A Sim runs once.
 func (s *Sim) Run(ctx context.Context) (Result, error) {
 	if s.ran {
 		return Result{}, errors.New("delta: Sim.Run called twice")
 	}
 	s.ran = true
 	s.start()
-	meter := sim.MeterFrom(ctx)
-	for {
-		if s.events&4095 == 0 {
-			if err := ctx.Err(); err != nil {
-				return Result{}, fmt.Errorf("delta: run interrupted at time %v: %w", s.now, err)
+	var cancelled error
+	err := sim.RunPeriods(ctx, s.mon, func() sim.PeriodReport {
+		for cancelled == nil {
+			if s.events&4095 == 0 {
+				cancelled = ctx.Err()
 			}
-			meter.Store(int64(s.now), int64(s.cfg.Run.MaxTime))
+			if s.step() {
+				break
+			}
 		}
-		if stop, final := s.step(); stop {
-			return s.result(final), nil
-		}
+		return s.endPeriod()
+	})
+	if err == nil {
+		err = cancelled
 	}
+	if err != nil {
+		return Result{}, fmt.Errorf("delta: run interrupted at time %v: %w", s.now, err)
+	}
+	return s.result(), nil
+}
+
+// monitor returns the run control of r: time counted in periods of
+// r.Run.Period, the automatic warm-up capped at half the run (what is
+// left of the run is measured).
+func monitor(r resolved) (*sim.Monitor, error) {
+	rc := r.Run
+	mrc := sim.RunControl{Period: 1, Unit: "period", TimeScale: rc.Period,
+		MinMeasure:   sim.Periods(rc.MinMeasure, rc.Period),
+		MaxCycles:    sim.Periods(rc.MaxTime, rc.Period),
+		TargetRelCI:  rc.TargetRelCI,
+		CapRelCI:     rc.CapRelCI,
+		BacklogLimit: float64(rc.MaxBacklog)}
+	mrc.MaxWarmup = max(mrc.MaxCycles/2, 1)
+	if rc.Warmup > 0 {
+		mrc.Warmup = sim.Periods(rc.Warmup, rc.Period)
+	}
+	m, err := sim.NewMonitor(mrc)
+	if err != nil {
+		return nil, fmt.Errorf("delta: %w", err)
+	}
+	return m, nil
 }
 
 // start schedules the first emission of every source and the first period
@@ -134,9 +167,9 @@ func (s *Sim) periodKey(t float64) float64 {
 	return t*float64(s.phase) - 0.5
 }
 
-// step processes one event; stop reports the end of the run and final
-// whether it ended at MaxTime or by saturation.
-func (s *Sim) step() (stop, final bool) {
+// step processes one event and reports whether it was the end of the
+// current period.
+func (s *Sim) step() (periodEnd bool) {
 	k, ev, _ := s.cal.Pop()
 	s.events++
 	switch {
@@ -156,9 +189,17 @@ func (s *Sim) step() (stop, final bool) {
 		s.inTransit--
 		s.offerFirst(ev.idx)
 	case evPeriod:
-		return s.endPeriod()
+		return true
 	}
-	return false, false
+	return false
+}
+
+// add adds a per-period value to column c's series; NaN (the quantity is
+// undefined in the period) is skipped.
+func (s *Sim) add(c int, x float64) {
+	if !math.IsNaN(x) {
+		s.cols[c].Add(x)
+	}
 }
 
 func nan0(num, den float64) float64 {
@@ -168,9 +209,10 @@ func nan0(num, den float64) float64 {
 	return num / den
 }
 
-// endPeriod closes the current observation period, applies the stopping
-// rule and schedules the next period.
-func (s *Sim) endPeriod() (stop, final bool) {
+// endPeriod closes the current observation period: it adds the period's
+// values to the series, schedules the next period and returns the report
+// for the run control.
+func (s *Sim) endPeriod() sim.PeriodReport {
 	for st := range s.z {
 		s.setOcc(st, 0)
 	}
@@ -178,127 +220,90 @@ func (s *Sim) endPeriod() (stop, final bool) {
 	nd := d * float64(s.n)
 	c := &s.per
 	del := float64(c.delivered)
-	s.series[colNTP] = append(s.series[colNTP], del/d)
-	s.series[colPDT] = append(s.series[colPDT], nan0(c.delaySum, del))
-	s.series[colPDTNet] = append(s.series[colPDTNet], nan0(c.delaySum-c.waitSum, del))
-	s.series[colWait] = append(s.series[colWait], nan0(c.waitSum, del))
-	s.series[colOffered] = append(s.series[colOffered], float64(c.emitted)/d)
-	s.series[colDrop] = append(s.series[colDrop], float64(c.dropped)/d)
-	s.series[colBacklog] = append(s.series[colBacklog], float64(s.inQueues+s.inBuffers+s.inTransit))
-	s.series[colCarried] = append(s.series[colCarried], float64(c.delivered+c.dropped)/d)
+	pdt := nan0(c.delaySum, del)
+	if c.delivered > 0 {
+		s.mon.Observe(pdt)
+	}
+	s.add(colNTP, del/d)
+	s.add(colPDTNet, nan0(c.delaySum-c.waitSum, del))
+	s.add(colWait, nan0(c.waitSum, del))
+	s.add(colOffered, float64(c.emitted)/d)
+	s.add(colDrop, float64(c.dropped)/d)
+	s.add(colBacklog, float64(s.inQueues+s.inBuffers+s.inTransit))
+	s.add(colCarried, float64(c.delivered+c.dropped)/d)
 	for st := range s.z {
 		att, rej := float64(c.att[st]), float64(c.rej[st])
-		s.series[s.col(st, stArr)] = append(s.series[s.col(st, stArr)], att/nd)
-		s.series[s.col(st, stAcc)] = append(s.series[s.col(st, stAcc)], (att-rej)/nd)
-		s.series[s.col(st, stRej)] = append(s.series[s.col(st, stRej)], nan0(rej, att))
-		s.series[s.col(st, stSoj)] = append(s.series[s.col(st, stSoj)], nan0(c.soj[st], float64(c.dep[st])))
-		s.series[s.col(st, stOcc)] = append(s.series[s.col(st, stOcc)], c.occ[st]/nd)
+		s.add(s.col(st, stArr), att/nd)
+		s.add(s.col(st, stAcc), (att-rej)/nd)
+		s.add(s.col(st, stRej), nan0(rej, att))
+		s.add(s.col(st, stSoj), nan0(c.soj[st], float64(c.dep[st])))
+		s.add(s.col(st, stOcc), c.occ[st]/nd)
 	}
+	s.periods++
+	r := sim.PeriodReport{End: s.periods, MeanObservation: pdt, Count: c.delivered,
+		// The packets waiting to re-enter: what grows without bound when
+		// the offered load with retries exceeds what the network accepts
+		// (the queues are bounded by L).
+		Backlog:  float64(s.inBuffers + s.inTransit),
+		Offered:  float64(c.emitted) / d,
+		Accepted: float64(c.delivered+c.dropped) / d}
 	c.reset()
-
-	if b := s.inBuffers + s.inTransit; b > int64(s.cfg.Run.MaxBacklog) {
-		s.saturation = fmt.Sprintf("%d packets wait to re-enter the network at time %v (Run.MaxBacklog = %d): the offered load with retries exceeds what the network accepts",
-			b, s.now, s.cfg.Run.MaxBacklog)
-		return true, true
-	}
-	final = s.periodEnd+d > s.cfg.Run.MaxTime*(1+1e-12)
-	if final || len(s.series[0])%s.cfg.checkGap == 0 {
-		if s.converged(final) || final {
-			return true, final
-		}
-	}
 	s.periodEnd += d
 	s.cal.Push(s.periodKey(s.periodEnd), event{kind: evPeriod})
-	return false, false
+	return r
 }
 
-// warmupPeriods returns the number of leading periods to discard and
-// whether the warm-up is over.
-func (s *Sim) warmupPeriods() (int, bool) {
-	if w := s.cfg.Run.Warmup; w > 0 {
-		p := int(math.Ceil(w/s.cfg.Run.Period - 1e-9))
-		return p, p < len(s.series[0])
+// colName names a metric column in reasons.
+func colName(c int) string {
+	switch c {
+	case colNTP:
+		return "NTP"
+	case colPDT:
+		return "PDT"
+	case colPDTNet:
+		return "PDT-network"
+	case colWait:
+		return "source wait"
+	case colOffered:
+		return "offered"
+	case colDrop:
+		return "drop rate"
+	case colBacklog:
+		return "backlog"
+	case colCarried:
+		return "carried"
 	}
-	t1, ok1 := sim.MSER5(s.series[colBacklog])
-	t2, ok2 := sim.MSER5(s.series[colNTP])
-	return max(t1, t2), ok1 && ok2
+	return fmt.Sprintf("stage %d column %d", (c-colFixed)/stCols+1, (c-colFixed)%stCols)
 }
 
-// fill loads the batch-means estimators with periods w.. of every series.
-func (s *Sim) fill(w int) {
-	for c, bm := range s.bms {
-		bm.Reset()
-		for _, x := range s.series[c][w:] {
-			if !math.IsNaN(x) {
-				bm.Add(x)
-			}
-		}
+func (s *Sim) estimate(c int) sim.Estimate {
+	if c == colPDT {
+		e, _ := s.mon.Measured()
+		return e
 	}
+	return s.cols[c].Estimate()
 }
-
-// converged applies the stopping rule at a check point.
-func (s *Sim) converged(final bool) bool {
-	w, ok := s.warmupPeriods()
-	if !ok {
-		if !final {
-			return false
-		}
-		w = len(s.series[0]) / 2
-	}
-	if len(s.series[0])-w < s.cfg.minPer && !final {
-		return false
-	}
-	s.fill(w)
-	tgt := s.cfg.Run.TargetRelCI
-	if tgt <= 0 {
-		return false
-	}
-	return s.bms[colPDT].TargetMet(tgt) && s.bms[colNTP].TargetMet(tgt)
-}
-
-func (s *Sim) estimate(c int) sim.Estimate { return sim.EstimateOf(s.bms[c]) }
 
 // result assembles the Result after the run stopped.
-func (s *Sim) result(final bool) Result {
-	r := Result{Status: sim.StatusOK, End: s.now, Period: s.cfg.Run.Period, Events: s.events, Seed: s.cfg.Seed}
+func (s *Sim) result() Result {
+	r := Result{End: s.now, Period: s.cfg.Run.Period, Events: s.events, Seed: s.cfg.Seed}
 	r.Totals = Totals{Emitted: s.tot.Emitted, Delivered: s.tot.Delivered, Dropped: s.tot.Dropped,
 		InQueues: s.inQueues, InRetryBuffers: s.inBuffers, InTransit: s.inTransit,
 		Rejected: append([]int64(nil), s.tot.Rejected...)}
-	if s.saturation != "" {
-		r.Status, r.Reason = sim.StatusSaturated, s.saturation
+	r.Status, r.Reason = s.mon.Conclude("PDT")
+	r.Converged = s.mon.Status() == sim.Converged
+	w := s.mon.MeasureStart()
+	if w < 0 {
+		w = s.periods
+	}
+	r.Warmup = float64(w) * s.cfg.Run.Period
+	r.Measured = float64(s.periods-w) * s.cfg.Run.Period
+	if r.Status == sim.StatusSaturated || r.Status == sim.StatusDeadlock {
 		return r
 	}
-	w, ok := s.warmupPeriods()
-	if !ok {
-		w = len(s.series[0]) / 2
-		r.Reason = "MSER-5 found no end of the warm-up; the first half of the run was discarded"
-	}
-	s.fill(w)
-	P := len(s.series[0])
-	r.Warmup = float64(w) * s.cfg.Run.Period
-	r.Measured = float64(P-w) * s.cfg.Run.Period
-	if s.cfg.mode != modeDrop {
-		if why := s.growing(w); why != "" {
-			r.Status, r.Reason = sim.StatusSaturated, why
-			return r
-		}
-	}
-	r.Converged = !final
 	r.NTP, r.PDT, r.PDTNetwork = s.estimate(colNTP), s.estimate(colPDT), s.estimate(colPDTNet)
-	end := sim.Ending{Stopped: sim.Converged, TargetRelCI: s.cfg.Run.TargetRelCI, CapRelCI: s.cfg.Run.CapRelCI,
-		Judged:  []sim.Named{{Name: "PDT", Estimate: r.PDT}, {Name: "NTP", Estimate: r.NTP}},
-		Offered: s.estimate(colOffered), Accepted: s.estimate(colCarried),
-		Reason: fmt.Sprintf("PDT and NTP CI95 within the target %v", s.cfg.Run.TargetRelCI)}
-	if final {
-		end.Stopped = sim.CapReached
-		end.Reason = fmt.Sprintf("MaxTime = %v reached before the CI target %v", s.cfg.Run.MaxTime, s.cfg.Run.TargetRelCI)
-	}
-	warn := r.Reason
-	r.Status, r.Reason = sim.Conclude(end)
-	if warn != "" {
-		r.Reason += "; " + warn
-	}
-	r.SourceWait, r.Offered, r.DropRate, r.Backlog = s.estimate(colWait), s.estimate(colOffered), s.estimate(colDrop), s.estimate(colBacklog)
+	r.SourceWait, r.DropRate, r.Backlog = s.estimate(colWait), s.estimate(colDrop), s.estimate(colBacklog)
+	r.Offered, _ = s.mon.Throughput()
 	r.Stages = make([]Stage, s.z)
 	for st := range s.z {
 		r.Stages[st] = Stage{
@@ -310,27 +315,4 @@ func (s *Sim) result(final bool) Result {
 		}
 	}
 	return r
-}
-
-// growing tests the backlog of the measurement window for a linear trend
-// (sim.Trend): a slope four standard errors above zero that adds more than
-// max(n, mean backlog) packets over the window means the retry buffers grow
-// without bound.
-func (s *Sim) growing(w int) string {
-	var tr sim.Trend
-	var sum float64
-	bl := s.series[colBacklog][w:]
-	for i, x := range bl {
-		tr.Add(float64(i)*s.cfg.Run.Period, x)
-		sum += x
-	}
-	slope, se, ok := tr.Slope()
-	if !ok || len(bl) == 0 {
-		return ""
-	}
-	growth := slope * float64(len(bl)) * s.cfg.Run.Period
-	if slope > 4*se && growth > max(float64(s.n), sum/float64(len(bl))) {
-		return fmt.Sprintf("backlog grows by %.3g packets per time unit (±%.2g) over the measurement window", slope, se)
-	}
-	return ""
 }

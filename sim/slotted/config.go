@@ -65,11 +65,13 @@ type Config struct {
 // All times are in slots; zero values take the defaults noted. Field names
 // follow the run: section of the experiment files.
 type RunControl struct {
-	// Warmup is a fixed warm-up in slots; 0 (default) detects the end of the
-	// transient automatically by MSER-5 on the per-period mean backlog.
+	// Warmup is a fixed warm-up in slots (rounded up to a period end); 0
+	// (default) detects the end of the transient automatically by MSER-5 on
+	// the per-period mean delay (sim.Monitor).
 	Warmup int64
 	// MaxWarmup caps automatic warm-up detection (default MaxSlots/2); a
-	// transient still running at this point is reported as saturation.
+	// backlog still growing at this point is reported as saturation,
+	// otherwise measurement starts there.
 	MaxWarmup int64
 	// Period is the observation period in slots (default 128): backlog,
 	// throughput and busy fraction are averaged per period, and the

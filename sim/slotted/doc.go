@@ -103,28 +103,28 @@
 //
 // # Run control
 //
-// Warm-up: Run.Warmup slots if set; otherwise the per-period mean backlog is
-// kept and MSER-5 (sim.MSER5) is applied after 40 periods and at every
-// doubling; the warm-up ends at the first check at which the transient is
-// over (all slots up to that check are discarded, a conservative choice).
-// If MaxWarmup passes first, the run is saturated.
+// The run control is sim's, the one of every mode (sim.RunPeriods driving
+// a sim.Monitor in slots). Warm-up: Run.Warmup slots (rounded up to a
+// period end) if set; otherwise MSER-5 on the per-period mean delay of the
+// packets delivered in the period; measurement starts at the period end
+// where it finds the transient over, or at MaxWarmup unless the backlog is
+// growing there (then the run is saturated).
 //
 // Measurement: packets generated at or after the end of the warm-up are
 // measured (delay, hops, wait; observations in delivery order), hops made
 // during the window give HopService, and every Period slots one observation
 // each of throughput, offered load, busy fraction and backlog is taken. All
-// CIs are 95% batch means (sim.BatchMeans, MinBatches…MaxBatches batches).
-// The run stops when at least MinMeasure slots are measured and the integer
-// delay's relative half-width is at most TargetRelCI, or when the next
-// period would pass MaxSlots (Result.CITargetMet false, Reason says so).
+// CIs are 95% batch means (MinBatches…MaxBatches batches) over the same
+// window. The run stops when at least MinMeasure slots are measured and the
+// integer delay's relative half-width is at most TargetRelCI with batch
+// means that pass the lag-1 check (sim.MaxLag1), or at MaxSlots
+// (Result.CITargetMet false); the status is sim.Conclude's.
 //
-// Saturation ("saturated", with a reason, and no delay figures):
-//   - the queues hold more than BacklogLimit packets per node on average;
-//   - automatic warm-up finds no end to the transient within MaxWarmup; or
-//   - at the end of the run the least-squares slope of the per-period
-//     backlog exceeds 4 standard errors, the OLS error being inflated by
-//     the batch-means variance ratio Var_BM(mean)/(s²/m) to account for
-//     the autocorrelation of queue lengths.
+// Saturation ("saturated", with a reason, and no delay figures): the
+// queues hold more than BacklogLimit packets per node on average; the
+// per-node backlog grows by the run control's trend rule; at MaxSlots the
+// backlog and the delay both still rise; or the throughput falls below the
+// offered load beyond the run's own tolerance (sim.Conclude).
 //
 // The mode cannot deadlock (sim.StatusDeadlock is never returned). Near the true
 // capacity (about 1.05 λ_max for n = 4, above the model's λ_max, as

@@ -33,8 +33,8 @@ func Example() {
 	fmt.Printf("throughput:       %.4f ± %.4f packets/node/slot\n", r.Throughput.Mean, r.Throughput.HalfWidth)
 	// Output:
 	// status: ok
-	// integer delay:    3.44 ± 0.03 slots
-	// continuous delay: 3.94 ± 0.03 slots
-	// busy fraction p:  0.348 ± 0.003
-	// throughput:       0.0933 ± 0.0007 packets/node/slot
+	// integer delay:    3.45 ± 0.03 slots
+	// continuous delay: 3.95 ± 0.03 slots
+	// busy fraction p:  0.349 ± 0.003
+	// throughput:       0.0935 ± 0.0008 packets/node/slot
 }

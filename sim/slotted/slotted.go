@@ -19,13 +19,9 @@ const (
 	streamChoice = 1 // the choice among productive neighbours
 )
 
-// growthZ is the number of (autocorrelation-corrected) standard errors by
-// which the backlog's least-squares slope must exceed zero for a run to be
-// declared saturated at its end.
-const growthZ = 4
-
-// firstMSERCheck is the number of periods after which automatic warm-up
-// detection first applies MSER-5; later checks come at each doubling.
+// firstMSERCheck is the number of periods automatic warm-up detection
+// needs at least (sim.Monitor first applies MSER-5 after 20; twice that
+// leaves it room).
 const firstMSERCheck = 40
 
 // Sim is one slotted-hypercube simulation. Build it with New; Run may be
@@ -55,16 +51,20 @@ type Sim struct {
 
 	// Measurement: packets generated at or after measStart are measured
 	// (+Inf during warm-up); hops are measured while measuring is set.
-	measuring       bool
-	measStart       float64
-	delay, delayC   *sim.BatchMeans
-	hop             *sim.BatchMeans
-	thr, off, busyP *sim.BatchMeans
-	backlog         *sim.BatchMeans
-	backlogAcc      sim.Accumulator
-	backlogTrend    sim.Trend
-	hops, wait      *sim.BatchMeans
-	warm            []float64 // per-period backlog during automatic warm-up
+	// The run control is sim.Monitor's (new in every reset); the integer
+	// delay is its observation, the other quantities its series.
+	measuring  bool
+	measStart  float64
+	mon        *sim.Monitor
+	delayC     *sim.Series
+	hop        *sim.Series
+	busyP      *sim.Series
+	backlog    *sim.Series
+	hops, wait *sim.Series
+	// Delays of the period's deliveries, every packet (the warm-up
+	// detection's per-period mean).
+	perDelay     float64
+	perDelivered int64
 }
 
 // cubeSpace is the traffic.Space of a binary n-cube: node ids are the
@@ -104,20 +104,20 @@ func New(cfg Config) (*Sim, error) {
 	s.next = make([]float64, N)
 	s.arr = make([]*rand.Rand, N)
 	s.dst = make([]*rand.Rand, N)
-	r := cfg.Run
-	s.delay = sim.NewBatchMeans(r.MaxBatches, r.MinBatches)
-	s.delayC = sim.NewBatchMeans(r.MaxBatches, r.MinBatches)
-	s.hop = sim.NewBatchMeans(r.MaxBatches, r.MinBatches)
-	s.thr = sim.NewBatchMeans(r.MaxBatches, r.MinBatches)
-	s.off = sim.NewBatchMeans(r.MaxBatches, r.MinBatches)
-	s.busyP = sim.NewBatchMeans(r.MaxBatches, r.MinBatches)
-	s.backlog = sim.NewBatchMeans(r.MaxBatches, r.MinBatches)
-	s.hops = sim.NewBatchMeans(r.MaxBatches, r.MinBatches)
-	s.wait = sim.NewBatchMeans(r.MaxBatches, r.MinBatches)
-	if r.Warmup == 0 {
-		s.warm = make([]float64, 0, r.MaxWarmup/r.Period+1)
+	if _, err := sim.NewMonitor(runControl(cfg.Run)); err != nil {
+		return nil, fmt.Errorf("slotted: %w", err)
 	}
+	s.reset()
 	return s, nil
+}
+
+// runControl maps rc onto sim's run control (times in slots; the backlog
+// limit is per node, as the reported backlog).
+func runControl(rc RunControl) sim.RunControl {
+	return sim.RunControl{Period: sim.Cycle(rc.Period), Warmup: sim.Cycle(rc.Warmup), MaxWarmup: sim.Cycle(rc.MaxWarmup),
+		MinMeasure: sim.Cycle(rc.MinMeasure), MaxCycles: sim.Cycle(rc.MaxSlots), TargetRelCI: rc.TargetRelCI,
+		MinBatches: rc.MinBatches, MaxBatches: rc.MaxBatches, CapRelCI: rc.CapRelCI,
+		BacklogLimit: float64(rc.BacklogLimit), Unit: "slot"}
 }
 
 // Config returns the configuration in force, defaults filled in.
@@ -140,12 +140,14 @@ func (s *Sim) reset() {
 	s.queued = 0
 	s.sends, s.delivered, s.generated = 0, 0, 0
 	s.measuring, s.measStart = false, math.Inf(1)
-	for _, b := range []*sim.BatchMeans{s.delay, s.delayC, s.hop, s.thr, s.off, s.busyP, s.backlog, s.hops, s.wait} {
-		b.Reset()
-	}
-	s.backlogAcc = sim.Accumulator{}
-	s.backlogTrend.Reset()
-	s.warm = s.warm[:0]
+	s.mon, _ = sim.NewMonitor(runControl(s.cfg.Run)) // validated by New
+	s.delayC = s.mon.NewSeries("continuous delay", false)
+	s.hop = s.mon.NewSeries("hop service", false)
+	s.busyP = s.mon.NewSeries("busy", false)
+	s.backlog = s.mon.NewSeries("backlog", false)
+	s.hops = s.mon.NewSeries("hops", false)
+	s.wait = s.mon.NewSeries("wait", false)
+	s.perDelay, s.perDelivered = 0, 0
 }
 
 // step simulates slot t (docs/models.md#jacquet-simulator): forwarding in a fresh random
@@ -205,10 +207,12 @@ func (s *Sim) step(t int64) {
 		if v == int(pk.dest) {
 			s.queued--
 			s.delivered++
+			d := t - int64(pk.gen)
+			s.perDelay += float64(d)
+			s.perDelivered++
 			if pk.gen >= s.measStart {
-				d := t - int64(pk.gen)
 				h := int64(bits.OnesCount32(uint32(pk.src) ^ uint32(pk.dest)))
-				s.delay.Add(float64(d))
+				s.mon.Observe(float64(d))
 				s.delayC.Add(float64(t+1) - pk.gen)
 				s.hops.Add(float64(h))
 				s.wait.Add(float64(d - h))
@@ -256,120 +260,55 @@ func (s *Sim) period(t0, p int64) (queuedSlots int64) {
 
 // Run simulates from the empty network until the stopping rule of
 // cfg.Run is met, and returns the measured figures (see Result and the
-// package documentation for the run control). It returns ctx.Err() if ctx
-// is cancelled; cancellation is checked once per period.
+// package documentation for the run control, which is sim's: sim.RunPeriods
+// driving a sim.Monitor, the integer delay its observation). It returns
+// ctx.Err() if ctx is cancelled; cancellation is checked once per period.
 func (s *Sim) Run(ctx context.Context) (Result, error) {
 	s.reset()
 	rc := s.cfg.Run
 	res := Result{Dim: s.n, Nodes: s.nodes, Rate: s.cfg.Rate, Seed: s.cfg.Seed}
-	N := float64(s.nodes)
-	limit := rc.BacklogLimit * s.nodes
-	overLimit := func(t int64) string {
-		return fmt.Sprintf("backlog %d packets/node exceeds BacklogLimit %d at slot %d",
-			s.queued/s.nodes, rc.BacklogLimit, t)
-	}
-
-	// Warm-up.
-	t := int64(0)
-	meter := sim.MeterFrom(ctx)
-	if rc.Warmup > 0 {
-		for t < rc.Warmup {
-			if err := ctx.Err(); err != nil {
-				return Result{}, err
-			}
-			meter.Store(t, rc.MaxSlots)
-			p := min(rc.Period, rc.Warmup-t)
-			s.period(t, p)
-			t += p
-			if s.queued > limit {
-				return s.saturated(res, t, t, overLimit(t)), nil
-			}
-		}
-	} else {
-		check := firstMSERCheck
-		for {
-			if err := ctx.Err(); err != nil {
-				return Result{}, err
-			}
-			meter.Store(t, rc.MaxSlots)
-			q := s.period(t, rc.Period)
-			t += rc.Period
-			if s.queued > limit {
-				return s.saturated(res, t, t, overLimit(t)), nil
-			}
-			s.warm = append(s.warm, float64(q)/(float64(rc.Period)*N))
-			last := t+rc.Period > rc.MaxWarmup
-			if len(s.warm) == check || last {
-				if _, ok := sim.MSER5(s.warm); ok {
-					break
-				}
-				check *= 2
-			}
-			if last {
-				return s.saturated(res, t, t, fmt.Sprintf(
-					"automatic warm-up: MSER-5 finds the backlog transient still running after %d slots (MaxWarmup %d)",
-					t, rc.MaxWarmup)), nil
-			}
-		}
-	}
-	res.WarmupSlots = t
-
-	// Measurement.
-	start := t
-	s.measuring, s.measStart = true, float64(t)
-	pn := float64(rc.Period) * N
+	pn := float64(rc.Period) * float64(s.nodes)
 	busyPerSend := float64(2*s.n-1) / float64(s.n) / pn
-	for periods := 0; ; periods++ {
-		if err := ctx.Err(); err != nil {
-			return Result{}, err
+	t := int64(0)
+	err := sim.RunPeriods(ctx, s.mon, func() sim.PeriodReport {
+		if !s.measuring && s.mon.Measuring() { // measurement started at t
+			s.measuring, s.measStart = true, float64(t)
+			res.WarmupSlots = t
 		}
-		meter.Store(t, rc.MaxSlots)
 		sends, deliv, gen := s.sends, s.delivered, s.generated
 		q := s.period(t, rc.Period)
 		t += rc.Period
-		b := float64(q) / pn
-		s.thr.Add(float64(s.delivered-deliv) / pn)
-		s.off.Add(float64(s.generated-gen) / pn)
 		s.busyP.Add(float64(s.sends-sends) * busyPerSend)
-		s.backlog.Add(b)
-		s.backlogAcc.Add(b)
-		s.backlogTrend.Add(float64(periods), b)
-		if s.queued > limit {
-			return s.saturated(res, start, t, overLimit(t)), nil
+		s.backlog.Add(float64(q) / pn)
+		mean := 0.0
+		if s.perDelivered > 0 {
+			mean = s.perDelay / float64(s.perDelivered)
 		}
-		if t-start >= rc.MinMeasure {
-			if s.delay.TargetMet(rc.TargetRelCI) {
-				res.CITargetMet = true
-				break
-			}
-		}
-		if t+rc.Period > rc.MaxSlots {
-			break
-		}
+		r := sim.PeriodReport{End: sim.Cycle(t), MeanObservation: mean, Count: s.perDelivered,
+			Backlog:  float64(s.queued) / float64(s.nodes),
+			Offered:  float64(s.generated-gen) / pn,
+			Accepted: float64(s.delivered-deliv) / pn}
+		s.perDelay, s.perDelivered = 0, 0
+		return r
+	})
+	if err != nil {
+		return Result{}, err
 	}
-	if grow, why := s.growing(); grow {
-		return s.saturated(res, start, t, why), nil
+	if !s.measuring {
+		res.WarmupSlots = t
 	}
-	s.fill(&res, start, t)
-	res.Delay = sim.EstimateOf(s.delay)
-	res.DelayContinuous = sim.EstimateOf(s.delayC)
-	res.HopService = sim.EstimateOf(s.hop)
-	res.Backlog = sim.EstimateOf(s.backlog)
-	res.Hops = sim.EstimateOf(s.hops)
-	res.Wait = sim.EstimateOf(s.wait)
-	end := sim.Ending{Stopped: sim.Converged, TargetRelCI: rc.TargetRelCI, CapRelCI: rc.CapRelCI,
-		Judged:  []sim.Named{{Name: "delay", Estimate: res.Delay}},
-		Offered: res.Offered, Accepted: res.Throughput,
-		Reason: fmt.Sprintf("delay CI95 within the target %v", rc.TargetRelCI)}
-	if !res.CITargetMet {
-		end.Stopped = sim.CapReached
-		end.Reason = fmt.Sprintf("MaxSlots %d reached before the delay CI target %v", rc.MaxSlots, rc.TargetRelCI)
-	}
-	res.Status, res.Reason = sim.Conclude(end)
+	res.CITargetMet = s.mon.Status() == sim.Converged
+	s.fill(&res, res.WarmupSlots, t)
+	res.Status, res.Reason = s.mon.Conclude("delay")
 	if res.Status != sim.StatusOK { // no steady-state figure without a steady state
-		res.Delay, res.DelayContinuous, res.HopService = sim.Estimate{}, sim.Estimate{}, sim.Estimate{}
-		res.Backlog, res.Hops, res.Wait = sim.Estimate{}, sim.Estimate{}, sim.Estimate{}
+		return res, nil
 	}
+	res.Delay, _ = s.mon.Measured()
+	res.DelayContinuous = s.delayC.Estimate()
+	res.HopService = s.hop.Estimate()
+	res.Backlog = s.backlog.Estimate()
+	res.Hops = s.hops.Estimate()
+	res.Wait = s.wait.Estimate()
 	return res, nil
 }
 
@@ -379,10 +318,9 @@ func (s *Sim) Run(ctx context.Context) (Result, error) {
 func (s *Sim) fill(res *Result, start, end int64) {
 	res.WarmupSlots = start
 	res.MeasuredSlots = end - start
-	if s.thr.Batches() > 0 {
-		res.Throughput = sim.EstimateOf(s.thr)
-		res.Offered = sim.EstimateOf(s.off)
-		res.Busy = sim.EstimateOf(s.busyP)
+	if s.busyP.Batches() > 0 {
+		res.Offered, res.Throughput = s.mon.Throughput()
+		res.Busy = s.busyP.Estimate()
 		return
 	}
 	if end == 0 {
@@ -392,40 +330,4 @@ func (s *Sim) fill(res *Result, start, end int64) {
 	res.Throughput = sim.Estimate{Mean: float64(s.delivered) / ns}
 	res.Offered = sim.Estimate{Mean: float64(s.generated) / ns}
 	res.Busy = sim.Estimate{Mean: float64(s.sends) * float64(2*s.n-1) / float64(s.n) / ns}
-}
-
-// saturated returns res marked saturated for reason.
-func (s *Sim) saturated(res Result, start, end int64, reason string) Result {
-	s.fill(&res, start, end)
-	res.Status, res.Reason = sim.StatusSaturated, reason
-	return res
-}
-
-// growing reports whether the per-period backlog grows: its least-squares
-// slope exceeds growthZ standard errors, the OLS standard error being
-// inflated by the batch-means variance ratio
-//
-//	f = Var_BM(mean) / (s²/m)
-//
-// (the long-run over the marginal variance of the per-period backlog), which
-// corrects the OLS error for the positive autocorrelation of queue lengths.
-func (s *Sim) growing() (bool, string) {
-	slope, se, ok := s.backlogTrend.Slope()
-	if !ok || !(slope > 0) {
-		return false, ""
-	}
-	f := 1.0
-	if h, ok := s.backlog.CI95(); ok {
-		tq := sim.StudentTQuantile(0.975, s.backlog.Batches()-1)
-		naive := s.backlogAcc.Variance() / float64(s.backlogAcc.N())
-		if naive > 0 {
-			f = max(1, (h/tq)*(h/tq)/naive)
-		}
-	}
-	z := slope / (se * math.Sqrt(f))
-	if se == 0 || z > growthZ {
-		return true, fmt.Sprintf("backlog grows by %.3g packets/node per %d-slot period (%.1f corrected standard errors above 0)",
-			slope, s.cfg.Run.Period, z)
-	}
-	return false, ""
 }
