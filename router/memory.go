@@ -46,7 +46,7 @@ func MemoryBytes(ports int, cfg Arch, classes int, adaptive bool) int64 {
 // the router at its window of them, so the router's arrays become garbage
 // once NewPlane has copied them. With n = ports × VCs and B = BufferDepth:
 //
-//	added  n·B·sizeof(slot) + n·(sizeof(inputVC) + 4 + 8 + 4) + 16 + ports·sizeof(Flit) + sizeof(planeWord)/64
+//	added  n·B·sizeof(slot) + n·(sizeof(inputVC) + 4 + 8 + 4) + 24 + ports·sizeof(Flit) + sizeof(planeWord)/64
 //	freed  n·B·sizeof(slot) + n·(sizeof(inputVC) + 4)
 //
 // Between the two (while the network is built) both are held.
@@ -54,7 +54,7 @@ func PlaneMemoryBytes(ports int, cfg Arch) (added, freed int64) {
 	n := int64(ports) * int64(cfg.VCs)
 	buffers := n * int64(cfg.BufferDepth) * int64(unsafe.Sizeof(slot{}))
 	added = buffers + n*(int64(unsafe.Sizeof(inputVC{}))+4+8+4)
-	added += 8 + 8 // dec, qset
+	added += 16 + 8 // dec, qset
 	added += int64(ports) * int64(unsafe.Sizeof(Flit{}))
 	added += int64(unsafe.Sizeof(planeWord{}))/64 + 1
 	freed = buffers + n*(int64(unsafe.Sizeof(inputVC{}))+4)

@@ -80,7 +80,7 @@ type Plane struct {
 	noInfinite int
 	vcFlits    []int64 // [id*n + o]: flits router id sent through output VC o to a router since it joined the plane
 
-	dec []int8 // [id<<3 | q]: the input VC output port q of router id takes its flit from
+	dec []int8 // [id<<4 | q]: the input VC output port q of router id takes its flit from
 	// grants lists a word's granted input VCs in the order they move,
 	// each as id<<6 | i (VC i of router id): at most one per output port
 	// and router.
@@ -110,28 +110,28 @@ type Plane struct {
 }
 
 // planeWord is the allocation state of 64 routers, bit b standing for
-// router 64w+b. Input VCs are indexed i = p*V + v and port pairs q<<3 | p
-// (at most 8 ports and 8 VCs, so every index fits its array and needs no
-// bounds check).
+// router 64w+b. Input VCs are indexed i = p*V + v and port pairs q<<4 | p
+// (at most 16 ports, 8 VCs and 64 input VCs, so every index fits its
+// array and needs no bounds check).
 type planeWord struct {
-	elig [64]uint64    // [i]: input VC i may request the switch
-	inLE [64]uint64    // [i]: the input-stage pointer of port p is <= v
-	sel  [64]uint64    // [i]: scratch, port p requests with VC v
-	dirQ [64][8]uint64 // [i][q]: input VC i owns an output VC of port q
+	elig [64]uint64     // [i]: input VC i may request the switch
+	inLE [64]uint64     // [i]: the input-stage pointer of port p is <= v
+	sel  [64]uint64     // [i]: scratch, port p requests with VC v
+	dirQ [64][16]uint64 // [i][q]: input VC i owns an output VC of port q
 
-	outLE [64]uint64 // [q<<3|p]: the output-stage pointer of port q is <= p
-	req   [64]uint64 // [q<<3|p]: scratch, input port p requests output port q
-	grant [64]uint64 // [q<<3|p]: scratch, output port q grants input port p
+	outLE [256]uint64 // [q<<4|p]: the output-stage pointer of port q is <= p
+	req   [256]uint64 // [q<<4|p]: scratch, input port p requests output port q
+	grant [256]uint64 // [q<<4|p]: scratch, output port q grants input port p
 
-	granted [8]uint64    // [q]: scratch, output port q granted someone
-	pbits   [8][3]uint64 // [q][k]: scratch, bit k of the input port q granted
-	vbits   [8][3]uint64 // [p][k]: scratch, bit k of the VC port p requests with
+	granted [16]uint64    // [q]: scratch, output port q granted someone
+	pbits   [16][4]uint64 // [q][k]: scratch, bit k of the input port q granted
+	vbits   [16][3]uint64 // [p][k]: scratch, bit k of the VC port p requests with
 }
 
 // vcAt returns the VC input port p of router b requests with, of V VCs
 // (two VCs, the common case, need one mask only).
 func (pw *planeWord) vcAt(p uint64, b uint, V int) int {
-	vb := &pw.vbits[p&7]
+	vb := &pw.vbits[p&15]
 	if V <= 2 {
 		return int(vb[0] >> b & 1)
 	}
@@ -139,9 +139,12 @@ func (pw *planeWord) vcAt(p uint64, b uint, V int) int {
 }
 
 // MaxPlanePorts and MaxPlaneVCs bound the routers a Plane serves.
+// Routers of 16 ports reach the 5-cube (11 ports) and the 7-cube (15);
+// the input VCs, ports × VCs, must fit one 64-bit index space.
 const (
-	MaxPlanePorts = 8
+	MaxPlanePorts = 16
 	MaxPlaneVCs   = 8
+	maxPlaneIVCs  = 64
 )
 
 // PlaneServes reports whether routers of the given ports and configuration
@@ -154,8 +157,8 @@ func PlaneServes(ports int, cfg Arch) bool { return planeRefusal(ports, cfg) == 
 // cannot share a plane, or returns nil.
 func planeRefusal(ports int, cfg Arch) error {
 	switch {
-	case ports > MaxPlanePorts || cfg.VCs > MaxPlaneVCs:
-		return fmt.Errorf("router: a plane serves up to %d ports and %d VCs, not %d x %d", MaxPlanePorts, MaxPlaneVCs, ports, cfg.VCs)
+	case ports > MaxPlanePorts || cfg.VCs > MaxPlaneVCs || ports*cfg.VCs > maxPlaneIVCs:
+		return fmt.Errorf("router: a plane serves up to %d ports, %d VCs and %d input VCs, not %d x %d", MaxPlanePorts, MaxPlaneVCs, maxPlaneIVCs, ports, cfg.VCs)
 	case cfg.Switching == Scouting && cfg.ScoutingDistance > 0:
 		return fmt.Errorf("router: scouting headers (ScoutingDistance %d) need each router's own allocator", cfg.ScoutingDistance)
 	case cfg.VCAllocator != "" || cfg.SwitchAllocator != "":
@@ -225,7 +228,7 @@ func NewPlane(f *Fabric, routers []*Router, horizon int) (*Plane, error) {
 	pl.vcFlits = make([]int64, len(routers)*pl.n)
 	pl.ovCredits = make([]int32, len(routers)*pl.n)
 	pl.noInfinite = r0.noInfiniteCreditsAt
-	pl.dec = make([]int8, len(routers)<<3)
+	pl.dec = make([]int8, len(routers)<<4)
 	pl.qset = make([]uint64, len(routers))
 	pl.vaWait = make([]uint64, len(pl.words))
 	pl.wheel = make([][]int32, span)
@@ -263,7 +266,7 @@ func NewPlane(f *Fabric, routers []*Router, horizon int) (*Plane, error) {
 		}
 		for i := range r.in {
 			if r.in[i].state == vcActive {
-				r.pword.dirQ[i&63][r.in[i].outPort&7] |= r.pbit
+				r.pword.dirQ[i&63][r.in[i].outPort&15] |= r.pbit
 			}
 			r.evalSA(int32(i), 0)
 		}
@@ -387,51 +390,56 @@ func (pl *Plane) allocate(pw *planeWord) {
 			found |= s
 			row := &pw.dirQ[i]
 			for q := 0; q < P; q++ {
-				req[q&7] |= s & row[q&7]
+				req[q&15] |= s & row[q&15]
 			}
 		}
-		pw.vbits[p&7] = [3]uint64{sv[1] | sv[3] | sv[5] | sv[7], sv[2] | sv[3] | sv[6] | sv[7], sv[4] | sv[5] | sv[6] | sv[7]}
+		pw.vbits[p&15] = [3]uint64{sv[1] | sv[3] | sv[5] | sv[7], sv[2] | sv[3] | sv[6] | sv[7], sv[4] | sv[5] | sv[6] | sv[7]}
 		for q := 0; q < P; q++ {
-			pw.req[(q<<3|p)&63] = req[q&7]
+			pw.req[(q<<4|p)&255] = req[q&15]
 		}
 	}
 	// Output stage: each output port grants its first requesting input
 	// port at or after its pointer; the pointer moves past the grant.
 	var inGranted [MaxPlanePorts]uint64 // per input port: routers where it won
 	for q := 0; q < P; q++ {
-		row := q << 3
+		row := q << 4
 		var found uint64
 		for p := 0; p < P; p++ {
-			k := (row | p) & 63
+			k := (row | p) & 255
 			g := pw.req[k] & pw.outLE[k] &^ found
 			pw.grant[k] = g
 			found |= g
 		}
 		for p := 0; p < P; p++ {
-			k := (row | p) & 63
+			k := (row | p) & 255
 			g := pw.grant[k] | pw.req[k]&^found
 			pw.grant[k] = g
 			found |= g
-			inGranted[p&7] |= g
+			inGranted[p&15] |= g
 		}
-		pw.granted[q&7] = found
+		pw.granted[q&15] = found
 		// The granted input port in binary (grant entries of ports >= P
 		// are never written: zero).
-		g := (*[8]uint64)(pw.grant[row&63 : row&63+8])
-		pw.pbits[q&7] = [3]uint64{g[1] | g[3] | g[5] | g[7], g[2] | g[3] | g[6] | g[7], g[4] | g[5] | g[6] | g[7]}
-		cum := pw.grant[(row|(P-1))&63] // granted the last port: the pointer wraps to 0
+		g := (*[16]uint64)(pw.grant[row&255 : row&255+16])
+		pw.pbits[q&15] = [4]uint64{
+			g[1] | g[3] | g[5] | g[7] | g[9] | g[11] | g[13] | g[15],
+			g[2] | g[3] | g[6] | g[7] | g[10] | g[11] | g[14] | g[15],
+			g[4] | g[5] | g[6] | g[7] | g[12] | g[13] | g[14] | g[15],
+			g[8] | g[9] | g[10] | g[11] | g[12] | g[13] | g[14] | g[15],
+		}
+		cum := pw.grant[(row|(P-1))&255] // granted the last port: the pointer wraps to 0
 		for k := 0; k < P; k++ {
 			if k > 0 {
-				cum |= pw.grant[(row|(k-1))&63]
+				cum |= pw.grant[(row|(k-1))&255]
 			}
-			j := (row | k) & 63
+			j := (row | k) & 255
 			pw.outLE[j] = pw.outLE[j]&^found | cum
 		}
 	}
 	// The input pointers of the ports whose request was granted move past
 	// the VC that used the grant.
 	for p := 0; p < P; p++ {
-		g := inGranted[p&7]
+		g := inGranted[p&15]
 		base := p * V
 		cum := pw.sel[(base+V-1)&63] & g
 		for k := 0; k < V; k++ {
@@ -458,10 +466,10 @@ func (pl *Plane) traverse(w int, now sim.Cycle) int {
 	k := 0
 	if !pl.RouterOrder {
 		for q := 0; q < P; q++ {
-			pb := &pw.pbits[q&7]
-			for g := pw.granted[q&7]; g != 0; g &= g - 1 {
+			pb := &pw.pbits[q&15]
+			for g := pw.granted[q&15]; g != 0; g &= g - 1 {
 				b := uint(bits.TrailingZeros64(g))
-				p := pb[0]>>b&1 | pb[1]>>b&1<<1 | pb[2]>>b&1<<2
+				p := pb[0]>>b&1 | pb[1]>>b&1<<1 | pb[2]>>b&1<<2 | pb[3]>>b&1<<3
 				i := int(p)*V + pw.vcAt(p, b, V)
 				list[k&(len(list)-1)] = int32(w<<6|int(b))<<6 | int32(i)
 				k++
@@ -473,14 +481,14 @@ func (pl *Plane) traverse(w int, now sim.Cycle) int {
 	// takes its flit from.
 	var any uint64
 	for q := 0; q < P; q++ {
-		pb := &pw.pbits[q&7]
-		g := pw.granted[q&7]
+		pb := &pw.pbits[q&15]
+		g := pw.granted[q&15]
 		any |= g
 		for ; g != 0; g &= g - 1 {
 			b := uint(bits.TrailingZeros64(g))
-			p := pb[0]>>b&1 | pb[1]>>b&1<<1 | pb[2]>>b&1<<2
+			p := pb[0]>>b&1 | pb[1]>>b&1<<1 | pb[2]>>b&1<<2 | pb[3]>>b&1<<3
 			id := w<<6 | int(b)
-			pl.dec[id<<3|q] = int8(int(p)*V + pw.vcAt(p, b, V))
+			pl.dec[id<<4|q] = int8(int(p)*V + pw.vcAt(p, b, V))
 			pl.qset[id] |= 1 << uint(q)
 		}
 	}
@@ -489,7 +497,7 @@ func (pl *Plane) traverse(w int, now sim.Cycle) int {
 		qs := pl.qset[id]
 		pl.qset[id] = 0
 		for ; qs != 0; qs &= qs - 1 {
-			i := int(pl.dec[id<<3|bits.TrailingZeros64(qs)])
+			i := int(pl.dec[id<<4|bits.TrailingZeros64(qs)])
 			list[k&(len(list)-1)] = int32(id)<<6 | int32(i)
 			k++
 		}

@@ -14,14 +14,14 @@ package router
 // The dispatch is one indirect call through a table filled once, small
 // enough to inline into Step.
 func (pl *Plane) allocateWord(pw *planeWord) {
-	planeAllocators[pl.ports&15][pl.vcs&15](pl, pw)
+	planeAllocators[pl.ports&31][pl.vcs&15](pl, pw)
 }
 
 // planeAllocators is the allocator of each shape, [ports][VCs]: a
 // generated specialisation where there is one, allocate elsewhere. (Sized
-// 16 so that the masked indices need no bounds check; shapes beyond
+// 32 x 16 so that the masked indices need no bounds check; shapes beyond
 // MaxPlanePorts and MaxPlaneVCs never occur.)
-var planeAllocators = func() (t [16][16]func(*Plane, *planeWord)) {
+var planeAllocators = func() (t [32][16]func(*Plane, *planeWord)) {
 	for i := range t {
 		for j := range t[i] {
 			t[i][j] = (*Plane).allocate

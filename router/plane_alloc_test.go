@@ -35,14 +35,14 @@ func randomPlaneWord(pw *planeWord, P, V int, rng *rand.Rand) {
 		setThermometer(pw.inLE[p*V:p*V+V], rng)
 	}
 	for q := 0; q < P; q++ {
-		setThermometer(pw.outLE[q<<3:q<<3+P], rng)
+		setThermometer(pw.outLE[q<<4:q<<4+P], rng)
 	}
 	for i := 0; i < P*V; i++ {
 		pw.sel[i] = rng.Uint64()
 	}
 	for q := 0; q < P; q++ {
 		for p := 0; p < P; p++ {
-			pw.req[q<<3|p], pw.grant[q<<3|p] = rng.Uint64(), rng.Uint64()
+			pw.req[q<<4|p], pw.grant[q<<4|p] = rng.Uint64(), rng.Uint64()
 		}
 		pw.granted[q] = rng.Uint64()
 		for k := 0; 1<<k < P; k++ {
@@ -77,7 +77,7 @@ func refreshRequests(pw *planeWord, P, V int, rng *rand.Rand) {
 			e |= rng.Uint64()
 		}
 		pw.elig[i] = e
-		pw.dirQ[i] = [8]uint64{}
+		pw.dirQ[i] = [16]uint64{}
 		for b := uint(0); b < 64; b++ {
 			if q := rng.IntN(P + 1); q < P { // one in P+1 owns no output VC
 				pw.dirQ[i][q] |= 1 << b
@@ -98,7 +98,7 @@ func thermometerOK(pw *planeWord, P, V int) bool {
 		return le[len(le)-1] == ^uint64(0)
 	}
 	for p := 0; p < P; p++ {
-		if !ok(pw.inLE[p*V:p*V+V]) || !ok(pw.outLE[p<<3:p<<3+P]) {
+		if !ok(pw.inLE[p*V:p*V+V]) || !ok(pw.outLE[p<<4:p<<4+P]) {
 			return false
 		}
 	}
@@ -110,13 +110,13 @@ func thermometerOK(pw *planeWord, P, V int) bool {
 // traverse read afterwards (granted, pbits, vbits), the pointers (inLE,
 // outLE) and the inputs (elig, dirQ), which no allocator may change.
 func withoutScratch(pw planeWord) planeWord {
-	pw.sel, pw.req, pw.grant = [64]uint64{}, [64]uint64{}, [64]uint64{}
+	pw.sel, pw.req, pw.grant = [64]uint64{}, [256]uint64{}, [256]uint64{}
 	return pw
 }
 
 // TestPlaneAllocateWordMatchesAllocate runs allocateWord and allocate on
-// copies of random words, for every shape a plane serves (1..8 ports x
-// 1..8 VCs), and requires the same word after each call. Each sequence
+// copies of random words, for every shape a plane serves (1..16 ports x
+// 1..8 VCs, at most 64 input VCs), and requires the same word after each call. Each sequence
 // runs several rounds with new requests, feeding the moved pointers back,
 // as Step does. The generated shapes get 400 sequences of 8 rounds; the
 // others, served by allocate itself, check the dispatch only (4 x 2).
@@ -133,7 +133,7 @@ func TestPlaneAllocateWordMatchesAllocate(t *testing.T) {
 	}
 	fallback := reflect.ValueOf((*Plane).allocate).Pointer()
 	for P := 1; P <= MaxPlanePorts; P++ {
-		for V := 1; V <= MaxPlaneVCs; V++ {
+		for V := 1; V <= MaxPlaneVCs && P*V <= maxPlaneIVCs; V++ {
 			isGen := generated[[2]int{P, V}]
 			if got := reflect.ValueOf(planeAllocators[P][V]).Pointer(); (got != fallback) != isGen {
 				t.Errorf("%dx%d: dispatched to a generated allocator %v, want %v", P, V, got != fallback, isGen)
@@ -193,10 +193,12 @@ func diffWords(got, want *planeWord) string {
 			fmt.Fprintf(&buf, ": %016x, want %016x\n", g, w)
 		}
 	}
+	for i := range got.outLE {
+		row("outLE", []int{i}, got.outLE[i], want.outLE[i])
+	}
 	for i := range got.elig {
 		row("elig", []int{i}, got.elig[i], want.elig[i])
 		row("inLE", []int{i}, got.inLE[i], want.inLE[i])
-		row("outLE", []int{i}, got.outLE[i], want.outLE[i])
 		for q := range got.dirQ[i] {
 			row("dirQ", []int{i, q}, got.dirQ[i][q], want.dirQ[i][q])
 		}
@@ -205,6 +207,8 @@ func diffWords(got, want *planeWord) string {
 		row("granted", []int{q}, got.granted[q], want.granted[q])
 		for k := range got.pbits[q] {
 			row("pbits", []int{q, k}, got.pbits[q][k], want.pbits[q][k])
+		}
+		for k := range got.vbits[q] {
 			row("vbits", []int{q, k}, got.vbits[q][k], want.vbits[q][k])
 		}
 	}

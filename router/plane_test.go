@@ -267,10 +267,14 @@ func TestNewPlaneRefuses(t *testing.T) {
 			rs, fab := attached(t, []int{3, 3}, []Arch{base, {VCs: 2, BufferDepth: 4, RoutingDelay: 1}})
 			return fab, rs
 		}, []string{"RoutingDelay:1"}},
-		{"nine ports", func(t *testing.T) (*Fabric, []*Router) {
-			rs, fab := attached(t, []int{9, 9}, two(base))
+		{"seventeen ports", func(t *testing.T) (*Fabric, []*Router) {
+			rs, fab := attached(t, []int{17, 17}, two(base))
 			return fab, rs
-		}, []string{"up to 8 ports"}},
+		}, []string{"up to 16 ports"}},
+		{"more than 64 input VCs", func(t *testing.T) (*Fabric, []*Router) {
+			rs, fab := attached(t, []int{9, 9}, two(Arch{VCs: 8, BufferDepth: 2}))
+			return fab, rs
+		}, []string{"64 input VCs", "not 9 x 8"}},
 		{"nine VCs", func(t *testing.T) (*Fabric, []*Router) {
 			rs, fab := attached(t, []int{3, 3}, two(Arch{VCs: 9, BufferDepth: 2}))
 			return fab, rs

@@ -845,7 +845,7 @@ func (r *Router) grantVC(i, o int32, now sim.Cycle) {
 	}
 	r.mark(int(r.portOf[i]), int(r.vcOf[i]))
 	if pl := r.plane; pl != nil {
-		r.pword.dirQ[i&63][ivc.outPort&7] |= r.pbit
+		r.pword.dirQ[i&63][ivc.outPort&15] |= r.pbit
 		pl.at(ivc.readyAt, r, i)
 	}
 }
@@ -974,7 +974,7 @@ func (r *Router) traverse(i int, now sim.Cycle) {
 func (r *Router) tailLeft(i int, o, q int32, now sim.Cycle) {
 	r.release(o, q, now+1) // busy through this cycle
 	if pl := r.plane; pl != nil {
-		r.pword.dirQ[i&63][q&7] &^= r.pbit
+		r.pword.dirQ[i&63][q&15] &^= r.pbit
 	}
 	r.in[i].state = vcIdle
 	if r.scout != nil {

@@ -5,6 +5,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"runtime"
+	"runtime/pprof"
 	"slices"
 	"text/tabwriter"
 
@@ -27,6 +30,8 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	k := fs.Int("k", 0, "time this k-ary n-cube (torus, the reference router) instead of the reference cases; 0: the reference cases")
 	dims := fs.Int("n", 2, "dimensions of the --k network")
 	load := fs.Float64("load", 0.1, "offered load of the --k network, flits per node per cycle")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole bench to this file (go tool pprof)")
+	memProfile := fs.String("memprofile", "", "write a profile of every allocation (sampled at each one: slow) to this file (go tool pprof -sample_index=alloc_objects)")
 	if help, err := fs.parse(args, ""); help || err != nil {
 		return err
 	}
@@ -44,6 +49,25 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return withCode(exitRuntime, err)
 		}
 		defer release()
+	}
+	if *memProfile != "" {
+		runtime.MemProfileRate = 1
+		defer func() {
+			if err := writeHeapProfile(*memProfile); err != nil {
+				fmt.Fprintln(stderr, "flitsim bench:", err)
+			}
+		}()
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return withCode(exitRuntime, err)
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return withCode(exitRuntime, err)
+		}
+		defer pprof.StopCPUProfile()
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "network\tload\tcycles/s best\tcycles/s median\tflit-hops/s best\tallocs/cycle\tbytes/node\ttarget\tmet\t")
@@ -72,4 +96,17 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			best.CyclesPerSecond(), median.CyclesPerSecond(), best.FlitHopsPerSecond()/1e6, best.AllocsPerCycle(), best.BytesPerNode(), target, met)
 	}
 	return tw.Flush()
+}
+
+// writeHeapProfile writes the allocation profile to path.
+func writeHeapProfile(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

@@ -17,7 +17,7 @@
 //  4. steps the routers: VC allocation of those with a waiting header,
 //     then switch allocation of all of them at once by one router.Plane
 //     (direct networks; a multistage fabric, scouting with K >= 1 and
-//     routers of more than 8 ports or 8 VCs step every awake router alone,
+//     routers of more than 16 ports, 8 VCs or 64 input VCs step every awake router alone,
 //     in node id order, with the same result). A flit that
 //     wins the switch is written straight into the next router's input
 //     buffer, stamped with its arrival cycle t + SwitchAlloc +

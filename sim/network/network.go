@@ -342,7 +342,7 @@ func (n *Network) wire() error {
 // usePlane gives the routers of a direct network one switch allocator for
 // all of them (router.Plane), unless scouting headers run ahead of their
 // data (they need each router's own allocator) or the routers are larger
-// than a plane serves (more than 8 ports or 8 VCs: they allocate alone,
+// than a plane serves (more than 16 ports, 8 VCs or 64 input VCs: they allocate alone,
 // with the same result, more slowly).
 func (n *Network) usePlane() error {
 	if n.ms != nil || n.g != nil || n.cfg.ownAllocators || !router.PlaneServes(n.ports, n.cfg.Router) {

@@ -116,12 +116,16 @@ func TestPlaneMatchesOwnAllocators(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
 	// Networks of more than 64 routers, whose masks span several words
 	// (the last one partly used), and the largest routers a plane takes
-	// (a 7-cube: 8 ports), added to the random ones.
+	// (a 7-cube: 8 ports; the 4-ary 5-cube torus: 11 ports and a generated
+	// allocator; the 3-ary 7-cube torus: 15 ports, every bit of a port
+	// number, allocate itself), added to the random ones.
 	multiword := []Config{SpeedConfig(9, 0.3), SpeedConfig(12, 0.25)}
 	cube := SpeedConfig(4, 0.3)
 	cube.Topology = topology.Spec{Kind: topology.Hypercube, N: 7}
 	cube.Router.VCs = 4
-	multiword = append(multiword, cube)
+	fiveCube := SpeedCase{K: 4, Dims: 5, Load: 0.15}.Config()
+	sevenCube := SpeedCase{K: 3, Dims: 7, Load: 0.1}.Config()
+	multiword = append(multiword, cube, fiveCube, sevenCube)
 	for k := 0; k < cases+len(multiword); k++ {
 		var cfg Config
 		if k < len(multiword) {

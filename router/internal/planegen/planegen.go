@@ -33,8 +33,9 @@ import (
 
 // shapes are the (ports, VCs) generated: rings (3 ports) and 2-D tori or
 // meshes (5 ports) with one or two VCs, 2-D with four, 3-D tori and the
-// 6-cube (7 ports) with two.
-var shapes = [][2]int{{3, 1}, {3, 2}, {5, 1}, {5, 2}, {5, 4}, {7, 2}}
+// 6-cube (7 ports) with two, and the 4-cube and 5-cube tori (9 and 11
+// ports) with two.
+var shapes = [][2]int{{3, 1}, {3, 2}, {5, 1}, {5, 2}, {5, 4}, {7, 2}, {9, 2}, {11, 2}}
 
 // Source returns the formatted text of plane_alloc_gen.go: the table of
 // generated shapes and one straight-line allocator per shape.
@@ -215,7 +216,7 @@ func (*Plane) allocate%[1]dx%[2]d(pw *planeWord) {
 			rq := fmt.Sprintf("r%d_%d", q, p)
 			line(b, "%s := %s", rq, orOf(terms))
 			r = append(r, rq)
-			le = append(le, fmt.Sprintf("pw.outLE[%d]", q<<3|p))
+			le = append(le, fmt.Sprintf("pw.outLE[%d]", q<<4|p))
 			g = append(g, grant(q, p))
 		}
 		found := fmt.Sprintf("f%d", q)
