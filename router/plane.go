@@ -222,11 +222,24 @@ func NewPlane(f *Fabric, routers []*Router, horizon int) (*Plane, error) {
 		span <<= 1
 	}
 	pl.n, pl.depth, pl.saf = r0.ports*r0.vcs, r0.depth, r0.saf
-	pl.ivc = make([]inputVC, len(routers)*pl.n)
-	pl.slots = make([]slot, len(routers)*pl.n*pl.depth)
+	// Routers whose state is one Storage already lie in network-wide
+	// arrays: the plane uses them as they are.
+	st := r0.store
+	for _, r := range routers {
+		if st == nil || r.store != st || st.routers != len(routers) {
+			st = nil
+			break
+		}
+	}
+	if st != nil {
+		pl.ivc, pl.slots, pl.ovCredits = st.ivc, st.slots, st.credits
+	} else {
+		pl.ivc = make([]inputVC, len(routers)*pl.n)
+		pl.slots = make([]slot, len(routers)*pl.n*pl.depth)
+		pl.ovCredits = make([]int32, len(routers)*pl.n)
+	}
 	pl.down = make([]int32, len(routers)*pl.n)
 	pl.vcFlits = make([]int64, len(routers)*pl.n)
-	pl.ovCredits = make([]int32, len(routers)*pl.n)
 	pl.noInfinite = r0.noInfiniteCreditsAt
 	pl.dec = make([]int8, len(routers)<<4)
 	pl.qset = make([]uint64, len(routers))
@@ -246,14 +259,17 @@ func NewPlane(f *Fabric, routers []*Router, horizon int) (*Plane, error) {
 		r.pw = r.id >> 6
 		r.pword = &pl.words[r.pw]
 		r.pbit = 1 << (uint(r.id) & 63)
-		g0, s0 := r.id*pl.n, r.id*pl.n*pl.depth
-		copy(pl.ivc[g0:], r.in)
-		copy(pl.slots[s0:], r.slots)
-		r.in = pl.ivc[g0 : g0+pl.n : g0+pl.n]
-		r.slots = pl.slots[s0 : s0+pl.n*pl.depth : s0+pl.n*pl.depth]
+		g0 := r.id * pl.n
+		if st == nil {
+			s0 := g0 * pl.depth
+			copy(pl.ivc[g0:], r.in)
+			copy(pl.slots[s0:], r.slots)
+			r.in = pl.ivc[g0 : g0+pl.n : g0+pl.n]
+			r.slots = pl.slots[s0 : s0+pl.n*pl.depth : s0+pl.n*pl.depth]
+			copy(pl.ovCredits[g0:], r.ovCredits)
+			r.ovCredits = pl.ovCredits[g0 : g0+pl.n : g0+pl.n]
+		}
 		r.vcFlits = pl.vcFlits[g0 : g0+pl.n : g0+pl.n]
-		copy(pl.ovCredits[g0:], r.ovCredits)
-		r.ovCredits = pl.ovCredits[g0 : g0+pl.n : g0+pl.n]
 		for q := 0; q < r.ports; q++ {
 			l := r.port[q].link
 			for v := 0; v < r.vcs; v++ {
@@ -522,7 +538,7 @@ func (r *Router) evalSA(i int32, t sim.Cycle) {
 	d := uint(r.depth)
 	base := int(i) * r.depth
 	due := ivc.readyAt
-	if at := r.slots[base+int(ivc.head)].at; at > due {
+	if at := r.slots[base+int(ivc.head)].t; at > due {
 		due = at
 	}
 	if r.saf {
@@ -530,7 +546,7 @@ func (r *Router) evalSA(i int32, t sim.Cycle) {
 		if ivc.count < ivc.remain {
 			return // accept re-evaluates when the tail is written
 		}
-		if at := r.slots[base+int(wrap(uint(ivc.head+ivc.remain-1), d))].at; at > due {
+		if at := r.slots[base+int(wrap(uint(ivc.head+ivc.remain-1), d))].t; at > due {
 			due = at
 		}
 	}
@@ -565,7 +581,7 @@ func (pl *Plane) nextCredit(g int) (back sim.Cycle, full bool) {
 	if uint(dv.count) >= d {
 		return 0, true
 	}
-	return pl.slots[g*pl.depth+int(wrap(uint(dv.head+dv.count), d))].freed + pl.credit, false
+	return pl.slots[g*pl.depth+int(wrap(uint(dv.head+dv.count), d))].t + pl.credit, false
 }
 
 // freedSlot is called when a flit leaves input VC j of router r (port p)
@@ -618,7 +634,7 @@ func (pl *Plane) move(list []int32, now sim.Cycle) int {
 		ivc := &ivcs[g]
 		h := uint(ivc.head)
 		sl := &slots[g*d+int(h)]
-		sl.freed = now
+		sl.t = now
 		ivc.head = int32(wrap(h+1, uint(d)))
 		ivc.count--
 		ivc.remain--
@@ -634,13 +650,13 @@ func (pl *Plane) move(list []int32, now sim.Cycle) int {
 			ds := &slots[dg*d+int(wrap(uint(dv.head+dv.count), uint(d)))]
 			ds.flit = sl.flit
 			ds.flit.Hops++
-			ds.at = now + pl.link
+			ds.t = now + pl.link
 			dv.count++
 			if dv.count == 1 || pl.saf && dv.count == dv.remain {
 				slow = movedWritten
 			}
 			// The next credit: nextCredit(dg) written out on the loop's locals.
-			if uint(dv.count) >= uint(d) || slots[dg*d+int(wrap(uint(dv.head+dv.count), uint(d)))].freed+pl.credit > next {
+			if uint(dv.count) >= uint(d) || slots[dg*d+int(wrap(uint(dv.head+dv.count), uint(d)))].t+pl.credit > next {
 				slow |= movedEval // no credit for the next flit in the next cycle
 			}
 		} else {
@@ -659,7 +675,7 @@ func (pl *Plane) move(list []int32, now sim.Cycle) int {
 		}
 		if sl.flit.Flags&Tail != 0 {
 			slow |= movedTail
-		} else if ivc.count == 0 || slots[g*d+int(ivc.head)].at > next {
+		} else if ivc.count == 0 || slots[g*d+int(ivc.head)].t > next {
 			slow |= movedEval // the next flit is not there in the next cycle
 		}
 		if slow != 0 {
@@ -712,7 +728,7 @@ func (r *Router) planeAccept(j int32, f Flit, at sim.Cycle) {
 // make the VC eligible, for planeWritten (move tests the same on its
 // locals).
 func (r *Router) planeFill(j int32, sl *slot, f Flit, at sim.Cycle) (written bool) {
-	sl.flit, sl.at = f, at
+	sl.flit, sl.t = f, at
 	ivc := &r.in[j]
 	ivc.count++
 	return ivc.count == 1 || r.saf && ivc.count == ivc.remain

@@ -198,11 +198,16 @@ const (
 	vcScoutWait              // scouting: owns output VC outVC, the data waits for the header's acknowledgements
 )
 
-// slot is one flit place of an input buffer.
+// slot is one flit place of an input buffer: 24 bytes. Its one stamp t is
+// the arrival cycle of the flit it holds (the flit is invisible before),
+// or, while it is empty, the cycle it was last emptied (its credit is the
+// feeder's CreditDelay later): only a held slot's arrival and only an
+// empty slot's free cycle are ever read, so one field serves both
+// (issue 20: 8 bytes less per slot, 640 bytes per node of the reference
+// router).
 type slot struct {
-	flit  Flit
-	at    sim.Cycle // cycle the flit arrives (it is invisible before)
-	freed sim.Cycle // cycle the slot was last emptied: its credit is the feeder's CreditDelay later
+	flit Flit
+	t    sim.Cycle
 }
 
 // portState is one port's allocation state: its work masks (bit v set when
@@ -282,6 +287,7 @@ type Router struct {
 	// memory; the bounds check it saved is not measurable, docs/speed.md).
 	port []portState
 
+	store     *Storage // where the router's state lives when it is shared (storage.go), else nil
 	id        int
 	cfg       Arch
 	local     int // local (injection/ejection) port = ports-1
@@ -373,6 +379,11 @@ type Config struct {
 
 	Route RouteFunc  // the routing function, not nil
 	Rand  *rand.Rand // the router's own stream for routing choices, not nil
+
+	// Store, when not nil, holds the router's per-VC and per-port state
+	// (NewStorage, for the routers of one network: one allocation per
+	// type, shared with a Plane); nil gives the router its own.
+	Store *Storage
 }
 
 // New returns the router cfg describes.
@@ -397,14 +408,24 @@ func New(cfg Config) (*Router, error) {
 	r := &Router{
 		id: cfg.ID, cfg: cfg.Arch, ports: ports, vcs: cfg.VCs, depth: cfg.BufferDepth,
 		local: ports - 1, ejectVCs: cfg.EjectVCs, classes: classes, route: cfg.Route, rng: cfg.Rand,
-		in: make([]inputVC, n), slots: make([]slot, n*cfg.BufferDepth),
-		ovOwner: make([]int32, n), ovCredits: make([]int32, n),
-		vaPtr: make([]int32, n), ovPtr: make([]int32, n),
-		cand:  make([]Candidate, 0, ports+1),
-		vaReq: make([]int32, n), vaMany: make([]bool, n), vaTouched: make([]int32, 0, n),
-		Sent: make([]Departure, 0, ports), CreditsOut: make([]CreditReturn, 0, ports),
-		busy: make([]int32, ports), occAt: make([]sim.Cycle, ports), occ: make([]int64, ports*(cfg.VCs+1)),
-		up: make([]upLink, ports), port: make([]portState, ports),
+	}
+	if st := cfg.Store; st != nil {
+		if err := st.fits(cfg); err != nil {
+			return nil, err
+		}
+		// Sent and CreditsOut grow at their first use: a router in a
+		// plane or wired into a fabric never uses them.
+		st.take(r)
+	} else {
+		r.in, r.slots = make([]inputVC, n), make([]slot, n*cfg.BufferDepth)
+		r.ovOwner, r.ovCredits = make([]int32, n), make([]int32, n)
+		r.vaPtr, r.ovPtr = make([]int32, n), make([]int32, n)
+		r.cand = make([]Candidate, 0, ports+1)
+		r.vaReq, r.vaMany, r.vaTouched = make([]int32, n), make([]bool, n), make([]int32, 0, n)
+		r.Sent, r.CreditsOut = make([]Departure, 0, ports), make([]CreditReturn, 0, ports)
+		r.busy, r.occAt, r.occ = make([]int32, ports), make([]sim.Cycle, ports), make([]int64, ports*(cfg.VCs+1))
+		r.up, r.port = make([]upLink, ports), make([]portState, ports)
+		r.portOf, r.vcOf = make([]uint8, n), make([]uint8, n)
 	}
 	r.noInfiniteCreditsAt = r.local * r.vcs
 	if err := r.newAllocators(); err != nil {
@@ -422,7 +443,7 @@ func New(cfg Config) (*Router, error) {
 		r.enableRich()
 	}
 	for k := range r.slots {
-		r.slots[k].freed = neverFreed
+		r.slots[k].t = neverFreed
 	}
 	r.vcMask = ^uint64(0) >> (64 - uint(cfg.VCs))
 	r.portMask = ^uint64(0) >> (64 - uint(ports))
@@ -431,7 +452,6 @@ func New(cfg Config) (*Router, error) {
 	if n <= 64 {
 		r.vaFast, r.freeOV = true, ^uint64(0)>>(64-uint(n))
 	}
-	r.portOf, r.vcOf = make([]uint8, n), make([]uint8, n)
 	for i := range r.portOf {
 		r.portOf[i], r.vcOf[i] = uint8(i/cfg.VCs), uint8(i%cfg.VCs)
 	}
@@ -512,7 +532,7 @@ func (r *Router) accept(i int, f Flit, now sim.Cycle) {
 	}
 	pos := int(wrap(uint(ivc.head)+uint(ivc.count), uint(r.depth)))
 	sl := &r.slots[i*r.depth+pos]
-	sl.flit, sl.at = f, now
+	sl.flit, sl.t = f, now
 	ivc.count++
 	r.buffered++
 	if r.fab != nil {
@@ -542,7 +562,7 @@ func (r *Router) pop(i int, now sim.Cycle) (*inputVC, Flit) {
 	ivc := &r.in[i]
 	h := uint(ivc.head)
 	sl := &r.slots[i*r.depth+int(h)]
-	sl.freed = now
+	sl.t = now
 	ivc.head = int32(wrap(h+1, uint(r.depth)))
 	ivc.count--
 	ivc.remain--
@@ -608,8 +628,8 @@ func (r *Router) startRouting(i int, at sim.Cycle) {
 	ivc := &r.in[i]
 	front := &r.slots[i*r.depth+int(ivc.head)]
 	f := front.flit
-	if front.at > at {
-		at = front.at
+	if front.t > at {
+		at = front.t
 	}
 	if !f.IsHead() {
 		panic(fmt.Sprintf("router %d: input VC %d has a non-head flit of packet %d at the front of an idle VC", r.id, i, f.Packet))
@@ -886,7 +906,7 @@ func (r *Router) allocateSwitch(now sim.Cycle) (moved int) {
 			v := wrap(k+uint(bits.TrailingZeros64(m)), vcs)
 			i := int32(p*vcs + v)
 			ivc := &in[i]
-			if ivc.readyAt > now || slots[i*depth+ivc.head].at > now {
+			if ivc.readyAt > now || slots[i*depth+ivc.head].t > now {
 				continue // in the pipeline, or the flit is still on its link
 			}
 			if !r.hasCredits(int32(ivc.outPort), ivc.outVC, 1, now) {

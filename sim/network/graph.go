@@ -142,9 +142,13 @@ func newGraph(cfg Config) (*Network, error) {
 		}
 		return out
 	}
+	store, err := router.NewStorage(R, n.ports, cfg.Router)
+	if err != nil {
+		return nil, err
+	}
 	for r := 0; r < R; r++ {
 		rt, err := router.New(router.Config{Arch: cfg.Router, ID: r, Ports: n.ports, EjectVCs: cfg.EjectionVCs, Classes: routing.Classes(),
-			Route: route, Rand: sim.NewStream(cfg.Seed, sim.PurposeRouting, uint64(r))})
+			Route: route, Rand: sim.NewStream(cfg.Seed, sim.PurposeRouting, uint64(r)), Store: store})
 		if err != nil {
 			return nil, err
 		}

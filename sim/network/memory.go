@@ -19,9 +19,10 @@ type Memory struct {
 	Terminals int // terminals: NICs, source queues, sinks
 	Ports     int // ports per router, the local port included
 	Channels  int // channels counted by the network (links; multistage and graph: injection and ejection too)
-	// PerRouter is the bytes of one router: router.MemoryBytes and, when
-	// the routers share a switch-allocation plane, its share of the plane
-	// less the arrays the plane takes over (router.PlaneMemoryBytes).
+	// PerRouter is the bytes of one router: router.MemoryBytes (its
+	// share of the network's router.Storage included) and, when the
+	// routers share a switch-allocation plane, its share of the plane
+	// (router.PlaneMemoryBytes; the plane uses the storage in place).
 	PerRouter int64
 	// PerTerminal is the bytes of one terminal: its NIC and lanes, source
 	// queue header, three random streams and calendar entry.
@@ -32,9 +33,9 @@ type Memory struct {
 	// and the packet table: 40 bytes and 4 bytes per message in flight),
 	// bounded by the run's backlog limit.
 	Bytes int64
-	// Peak is Bytes plus what is held only while New runs: with a plane,
-	// the routers' own buffers until the plane has copied them. A machine
-	// must have Peak to build the network.
+	// Peak is what a machine must have to build the network: Bytes, since
+	// the routers' state is allocated once (router.Storage) and a plane
+	// uses it in place (it used to copy the buffers, holding them twice).
 	Peak int64
 }
 
@@ -61,7 +62,7 @@ const unitemisedBytes = 36 << 10
 // of 2^20 routers or of 64 VCs × 65,536-flit buffers is priced in
 // microseconds. Every term and its source:
 //
-//	routers × (router.MemoryBytes + the plane's added − freed when planed; Peak adds freed back)
+//	routers × (router.MemoryBytes + router.PlaneMemoryBytes when planed)
 //	terminals × (sizeof(nic) + InjectionVCs·sizeof(nicLane) + sizeof(FIFO) + 3·(8 + sizeof(rand.Rand) + sizeof(rand.PCG)) + 24)
 //	routers × (2·ports·4 + 8 + 2/8)          inCh, outCh, routers[], active bits
 //	channels × (3·4 + 8 + 8)                  chanSrc, chanDst, chanSrcPort; channel flit counts; link base
@@ -126,11 +127,8 @@ func EstimateMemory(cfg Config) (Memory, error) {
 	}
 	classes := cfg.Router.VCs
 	m.PerRouter = router.MemoryBytes(m.Ports, cfg.Router, classes, cfg.Routing == RoutingAdaptive)
-	var transient float64
 	if planed {
-		added, freed := router.PlaneMemoryBytes(m.Ports, cfg.Router)
-		m.PerRouter += added - freed
-		transient = float64(m.Routers) * float64(freed)
+		m.PerRouter += router.PlaneMemoryBytes(m.Ports, cfg.Router)
 	}
 	rng := int64(8 + unsafe.Sizeof(rand.Rand{}) + unsafe.Sizeof(rand.PCG{}))
 	m.PerTerminal = int64(unsafe.Sizeof(nic{})) + int64(cfg.InjectionVCs)*int64(unsafe.Sizeof(nicLane{})) +
@@ -143,6 +141,6 @@ func EstimateMemory(cfg Config) (Memory, error) {
 		float64(m.Routers)*(float64(2*m.Ports*4)+8+0.25) + float64(m.Channels)*(3*4+8+8) +
 		topoBytes + tableBytes
 	const most = math.MaxInt64 / 4
-	m.Bytes, m.Peak = int64(min(total, most)), int64(min(total+transient, most))
+	m.Bytes, m.Peak = int64(min(total, most)), int64(min(total, most))
 	return m, nil
 }

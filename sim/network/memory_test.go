@@ -6,6 +6,8 @@ import (
 
 	"github.com/flitsim/flitsim/router"
 	"github.com/flitsim/flitsim/topology"
+	"github.com/flitsim/flitsim/topology/graph"
+	"github.com/flitsim/flitsim/topology/multistage"
 )
 
 // measureNew returns the heap bytes one New(cfg) leaves allocated, read
@@ -42,7 +44,8 @@ func measureNew(t *testing.T, cfg Config, estimate int64) int64 {
 
 // TestEstimateMemory pins EstimateMemory against what New really
 // allocates (runtime.MemStats) on networks from 16 to 4,096 routers,
-// shallow and deep buffers, planed and not: the estimate must lie within
+// shallow and deep buffers, planed and not, a multistage (omega) and a
+// graph (dragonfly) network: the estimate must lie within
 // 15 % of the measurement (the allocator's size classes and the small
 // structures it leaves out account for the rest).
 func TestEstimateMemory(t *testing.T) {
@@ -59,6 +62,17 @@ func TestEstimateMemory(t *testing.T) {
 	alone := torus(8, 2, 16, 8) // 16 VCs: more than a plane serves
 	adaptive := torus(8, 2, 4, 8)
 	adaptive.Routing, adaptive.EscapeVCs = RoutingAdaptive, 2
+	// A multistage and a graph network (issue 20: the estimate had never
+	// been measured on either).
+	omega := torus(4, 2, 2, 8)
+	omega.Multistage = &multistage.Spec{Degree: 4, Stages: 3}
+	g, err := graph.NewDragonfly(graph.DragonflySpec{P: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dfly := torus(8, 2, 3, 8)
+	dfly.Topology = topology.Spec{}
+	dfly.Graph, dfly.Routing = g, graph.RouteUGALLocal
 	cases := []struct {
 		name string
 		cfg  Config
@@ -72,9 +86,11 @@ func TestEstimateMemory(t *testing.T) {
 		{"hypercube 2^8", cube},
 		{"torus 8x8 16 VCs, no plane", alone},
 		{"torus 8x8 adaptive", adaptive},
+		{"omega 64 b4 z3", omega},
+		{"dragonfly p4 ugal-l", dfly},
 	}
 	if testing.Short() {
-		cases = cases[:5]
+		cases = append(cases[:5], cases[len(cases)-2:]...)
 	}
 	for _, c := range cases {
 		est, err := EstimateMemory(c.cfg)
@@ -100,8 +116,8 @@ func TestEstimateMemoryHuge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// 16 routers × 5 ports × 64 VCs × 65,536 slots × 32 bytes, and not in a plane.
-	want := int64(16 * 5 * 64 * 65536 * 32)
+	// 16 routers × 5 ports × 64 VCs × 65,536 slots × 24 bytes, and not in a plane.
+	want := int64(16 * 5 * 64 * 65536 * 24)
 	if m.Bytes < want || m.Bytes > want+want/50 {
 		t.Errorf("deep buffers: %d B, want about %d B", m.Bytes, want)
 	}

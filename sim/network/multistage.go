@@ -105,9 +105,13 @@ func newMultistage(cfg Config) (*Network, error) {
 	route := func(cur, dest int, out []router.Candidate) []router.Candidate {
 		return append(out, router.Candidate{Port: ms.Route(int(stageOf[cur]), dest)})
 	}
+	store, err := router.NewStorage(nn, n.ports, cfg.Router)
+	if err != nil {
+		return nil, err
+	}
 	for sw := 0; sw < nn; sw++ {
 		r, err := router.New(router.Config{Arch: cfg.Router, ID: sw, Ports: n.ports, EjectVCs: cfg.EjectionVCs, Classes: 1,
-			Route: route, Rand: sim.NewStream(cfg.Seed, sim.PurposeRouting, uint64(sw))})
+			Route: route, Rand: sim.NewStream(cfg.Seed, sim.PurposeRouting, uint64(sw)), Store: store})
 		if err != nil {
 			return nil, err
 		}

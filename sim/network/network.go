@@ -278,10 +278,14 @@ func New(cfg Config) (*Network, error) {
 			return tableRoute(table[cur*nn+dest], out)
 		}
 	}
+	store, err := router.NewStorage(nn, n.ports, cfg.Router)
+	if err != nil {
+		return nil, err
+	}
 	for i := 0; i < nn; i++ {
 		r, err := router.New(router.Config{Arch: cfg.Router, ID: i, Ports: n.ports, EjectVCs: cfg.EjectionVCs,
 			Classes: classes, ClassVCs: classBounds, Adaptive: cfg.Routing == RoutingAdaptive, EscapeClasses: escapeClasses,
-			Route: route, Rand: sim.NewStream(cfg.Seed, sim.PurposeRouting, uint64(i))})
+			Route: route, Rand: sim.NewStream(cfg.Seed, sim.PurposeRouting, uint64(i)), Store: store})
 		if err != nil {
 			return nil, err
 		}

@@ -1,0 +1,110 @@
+package router
+
+import (
+	"fmt"
+	"unsafe"
+
+	"github.com/flitsim/flitsim/sim"
+)
+
+// Storage holds the per-VC and per-port state of the routers 0..n-1 of
+// one network, all of the same ports and micro-architecture, in one
+// allocation per type instead of some twenty per router: input VCs, flit
+// slots, output-VC credits and allocation state, per-port state, links,
+// occupancy counters and scratch. A router built with Config.Store takes
+// windows of it (router id's window is the id-th of equal strides), and a
+// Plane made of such routers uses its input VCs, slots and credits as its
+// own network-wide arrays, so nothing is allocated twice or copied
+// (issue 20: the routers of a 2^20-node network are 2^20 × some twenty
+// small allocations otherwise, and the arrays a plane copies were garbage
+// held until the next collection, as much again as the buffers).
+type Storage struct {
+	routers, ports int
+	arch           Arch
+	n              int // input (and output) VCs per router: ports × VCs
+
+	ivc       []inputVC
+	slots     []slot
+	credits   []int32 // per router: ovCredits (n), contiguous as a plane indexes them
+	i32       []int32 // per router: ovOwner, vaPtr, ovPtr, vaReq, vaTouched (n each), busy (ports)
+	cycles    []sim.Cycle
+	i64       []int64 // per router: occ (ports × (VCs+1))
+	u8        []uint8 // per router: portOf, vcOf (n each)
+	flags     []bool  // per router: vaMany (n)
+	port      []portState
+	up        []upLink
+	cand      []Candidate
+	i32Stride int
+}
+
+// NewStorage allocates the state of routers routers of the given ports
+// and micro-architecture.
+func NewStorage(routers, ports int, a Arch) (*Storage, error) {
+	if err := a.Validate(); err != nil {
+		return nil, err
+	}
+	if routers < 1 || ports < 2 || ports > 64 {
+		return nil, fmt.Errorf("router: storage for %d routers of %d ports, want >= 1 and 2..64", routers, ports)
+	}
+	n := ports * a.VCs
+	s := &Storage{routers: routers, ports: ports, arch: a, n: n, i32Stride: 5*n + ports}
+	s.ivc = make([]inputVC, routers*n)
+	s.slots = make([]slot, routers*n*a.BufferDepth)
+	s.credits = make([]int32, routers*n)
+	s.i32 = make([]int32, routers*s.i32Stride)
+	s.cycles = make([]sim.Cycle, routers*ports)
+	s.i64 = make([]int64, routers*ports*(a.VCs+1))
+	s.u8 = make([]uint8, routers*2*n)
+	s.flags = make([]bool, routers*n)
+	s.port = make([]portState, routers*ports)
+	s.up = make([]upLink, routers*ports)
+	s.cand = make([]Candidate, routers*(ports+1))
+	return s, nil
+}
+
+// StorageBytes is what NewStorage allocates per router, for the memory
+// estimate (MemoryBytes with a storage).
+func StorageBytes(ports int, a Arch) int64 {
+	n := int64(ports) * int64(a.VCs)
+	p := int64(ports)
+	return n*int64(a.BufferDepth)*int64(unsafe.Sizeof(slot{})) + n*int64(unsafe.Sizeof(inputVC{})) + (6*n+p)*4 + p*8 + p*int64(a.VCs+1)*8 +
+		2*n + n + p*int64(unsafe.Sizeof(portState{})+unsafe.Sizeof(upLink{})) + (p+1)*int64(unsafe.Sizeof(Candidate{}))
+}
+
+// window returns s[k*stride : (k+1)*stride] with its capacity cut there.
+func window[T any](s []T, k, stride int) []T {
+	return s[k*stride : (k+1)*stride : (k+1)*stride]
+}
+
+// fits reports whether router id of cfg can take its state from s.
+func (s *Storage) fits(cfg Config) error {
+	if cfg.ID < 0 || cfg.ID >= s.routers || cfg.Ports != s.ports || cfg.Arch != s.arch {
+		return fmt.Errorf("router %d: %d ports, %+v does not fit a storage of %d routers of %d ports, %+v",
+			cfg.ID, cfg.Ports, cfg.Arch, s.routers, s.ports, s.arch)
+	}
+	return nil
+}
+
+// take gives r its windows of s (r.id, r.ports and r.vcs set).
+func (s *Storage) take(r *Router) {
+	id, n, p := r.id, s.n, s.ports
+	r.store = s
+	r.in = window(s.ivc, id, n)
+	r.slots = window(s.slots, id, n*s.arch.BufferDepth)
+	r.ovCredits = window(s.credits, id, n)
+	w := window(s.i32, id, s.i32Stride)
+	r.ovOwner, w = w[:n:n], w[n:]
+	r.vaPtr, w = w[:n:n], w[n:]
+	r.ovPtr, w = w[:n:n], w[n:]
+	r.vaReq, w = w[:n:n], w[n:]
+	r.vaTouched, w = w[:0:n], w[n:]
+	r.busy = w[:p:p]
+	r.occAt = window(s.cycles, id, p)
+	r.occ = window(s.i64, id, p*(s.arch.VCs+1))
+	b := window(s.u8, id, 2*n)
+	r.portOf, r.vcOf = b[:n:n], b[n:]
+	r.vaMany = window(s.flags, id, n)
+	r.port = window(s.port, id, p)
+	r.up = window(s.up, id, p)
+	r.cand = window(s.cand, id, p+1)[:0]
+}
