@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/flitsim/flitsim/sim/closed"
+	"github.com/flitsim/flitsim/sim/sweep"
 	"github.com/flitsim/flitsim/traffic"
 )
 
@@ -224,5 +225,54 @@ func (e *Experiment) patternSpec() traffic.PatternSpec {
 	return traffic.PatternSpec{
 		Name: t.Pattern, IncludeSelf: t.IncludeSelf, Radius: t.Radius, Phi: t.Phi, Decay: t.Decay,
 		HotNodes: hot, HotFraction: t.HotspotFraction,
+	}
+}
+
+// closedEngine is mode closed's engine (its mode-table row): sim/closed
+// at population N = the sweep rate, which must be a whole number.
+var closedEngine = engineOf(closed.New, closedOutcome, measureClosed,
+	func(e *Experiment) (*closed.Config, error) {
+		c, err := e.ClosedConfig(0, e.Seed)
+		return &c, err
+	},
+	func(n *closed.Config, _ int, rate float64, seed uint64) (closed.Config, string, error) {
+		cfg := *n
+		cfg.Population, cfg.Seed = int(rate), seed
+		if float64(cfg.Population) != rate {
+			return cfg, "population is not an integer", nil
+		}
+		return cfg, "", nil
+	})
+
+// measureClosed sets X0 and the cycle time R0 of a closed run, with their
+// CIs, whatever its status.
+func measureClosed(_ closed.Config, r closed.Result, _ string, set SetQuantity) {
+	set(QX0, r.X0.Mean, r.X0.HalfWidth, true)
+	set(QCycleTime, r.CycleTime.Mean, r.CycleTime.HalfWidth, true)
+}
+
+// closedOutcome maps a Reed closed-network run onto a results row:
+//
+//	latency          R0 = N/X0, the mean cycle time of a message (time units), with its CI
+//	network_latency  empty (a closed message has no injection instant)
+//	accepted         X0, completions per time unit, whole network (messages / time unit)
+//	offered          empty (the load is the population, in the rate column)
+//	cycles           simulated time, warm-up included, rounded (time units)
+//	extra            X0, hops (LV), PE and link utilisation, mean PE and link queues, each with its CI
+func closedOutcome(r closed.Result) sweep.Outcome {
+	return sweep.Outcome{
+		Status: r.Status, Reason: r.Reason,
+		Latency: r.CycleTime.Mean, LatencyCI95: r.CycleTime.HalfWidth,
+		NetworkLatency: noNumber, NetworkLatencyCI95: noNumber,
+		Accepted: r.X0.Mean, Offered: noNumber,
+		Cycles: int64(math.Round(r.Warmup + r.Measured)),
+		Extra: []sweep.Metric{
+			metric("X0 messages/time", r.X0.Mean, r.X0.HalfWidth),
+			metric("hops", r.Hops.Mean, r.Hops.HalfWidth),
+			metric("U_PE", r.PEUtilisation.Mean, r.PEUtilisation.HalfWidth),
+			metric("U_link", r.LinkUtilisation.Mean, r.LinkUtilisation.HalfWidth),
+			metric("n_PE messages", r.PEQueue.Mean, r.PEQueue.HalfWidth),
+			metric("n_link messages", r.LinkQueue.Mean, r.LinkQueue.HalfWidth),
+		},
 	}
 }

@@ -5,7 +5,9 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/flitsim/flitsim/sim"
 	"github.com/flitsim/flitsim/sim/delta"
+	"github.com/flitsim/flitsim/sim/sweep"
 )
 
 // Delta is the delta: section of a mode-delta experiment, the packet-level
@@ -224,4 +226,65 @@ func (e *Experiment) DeltaConfig(point int, seed uint64) (delta.Config, error) {
 			MaxTime: float64(rc.MaxTime), TargetRelCI: rc.TargetRelCI, MaxBacklog: rc.BacklogLimit * n, CapRelCI: rc.CapRelCI,
 		},
 	}, nil
+}
+
+// deltaEngine is mode delta's engine (its mode-table row): sim/delta at
+// lambda = rho * mu, rho the sweep rate.
+var deltaEngine = engineOf(delta.New, deltaOutcome, measureDelta,
+	func(e *Experiment) (*delta.Config, error) {
+		c, err := e.DeltaConfig(0, e.Seed)
+		return &c, err
+	},
+	func(n *delta.Config, _ int, rate float64, seed uint64) (delta.Config, string, error) {
+		cfg := *n
+		cfg.Rate, cfg.Seed = rate*cfg.WithDefaults().Mu, seed // rate is rho = lambda/mu
+		return cfg, "", nil
+	})
+
+// measureDelta sets PDT, PDT-network and NTP of a delta run that is ok,
+// with their CIs.
+func measureDelta(_ delta.Config, r delta.Result, _ string, set SetQuantity) {
+	if r.Status == sim.StatusOK {
+		set(QPDT, r.PDT.Mean, r.PDT.HalfWidth, true)
+		set(QPDTNetwork, r.PDTNetwork.Mean, r.PDTNetwork.HalfWidth, true)
+		set(QNTP, r.NTP.Mean, r.NTP.HalfWidth, true)
+	}
+}
+
+// deltaOutcome maps a Makrucki–Mudge delta-network run onto a results row:
+//
+//	latency          PDT, first emission to delivery (time units), with its CI
+//	network_latency  PDT without the source retry-buffer wait (time units), with its CI
+//	accepted         NTP, packets delivered per time unit, whole network
+//	offered          packets emitted per time unit, whole network
+//	cycles           simulated time, rounded (time units; cycles when slotted)
+//	extra            NTP with its CI; per stage i (1-based, as in the paper): the
+//	                 rejection probability p_L[i], the mean queue length E[N][i]
+//	                 (packets per queue), the sojourn E[T][i] (time units) and the
+//	                 arrival rate a[i] (attempts per queue per time unit), each with its CI
+//
+// A saturated run has no estimates; its accepted and offered are empty.
+func deltaOutcome(r delta.Result) sweep.Outcome {
+	o := sweep.Outcome{
+		Status: r.Status, Reason: r.Reason,
+		Latency: noNumber, LatencyCI95: noNumber, NetworkLatency: noNumber, NetworkLatencyCI95: noNumber,
+		Accepted: noNumber, Offered: noNumber,
+		Cycles: int64(math.Round(r.End)),
+	}
+	if r.Status != sim.StatusOK {
+		return o
+	}
+	o.Latency, o.LatencyCI95 = r.PDT.Mean, r.PDT.HalfWidth
+	o.NetworkLatency, o.NetworkLatencyCI95 = r.PDTNetwork.Mean, r.PDTNetwork.HalfWidth
+	o.Accepted, o.Offered = r.NTP.Mean, r.Offered.Mean
+	o.Extra = append(o.Extra, metric("NTP packets/time", r.NTP.Mean, r.NTP.HalfWidth))
+	for i, st := range r.Stages {
+		k := strconv.Itoa(i + 1)
+		o.Extra = append(o.Extra,
+			metric("p_L["+k+"]", st.Rejection.Mean, st.Rejection.HalfWidth),
+			metric("E[N]["+k+"] packets", st.Occupancy.Mean, st.Occupancy.HalfWidth),
+			metric("E[T]["+k+"] time", st.Sojourn.Mean, st.Sojourn.HalfWidth),
+			metric("a["+k+"] attempts/time", st.ArrivalRate.Mean, st.ArrivalRate.HalfWidth))
+	}
+	return o
 }

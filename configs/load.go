@@ -356,22 +356,7 @@ func (e *Experiment) Hash() string {
 // Nodes returns the number of terminal nodes: one per router (mode
 // network), the K PEs (mode closed; a bus has radix of them), the n = b^z
 // sources (mode delta) or the 2^n nodes (mode slotted).
-func (e *Experiment) Nodes() int {
-	var nodes int
-	switch {
-	case e.Mode == "delta":
-		nodes, _ = deltaTerminals(e.Delta)
-	case e.Mode == "slotted":
-		nodes, _ = nodeCount(2, e.Slotted.Dimensions)
-	case e.Mode == "closed" && e.Network.Topology == "bus":
-		nodes = e.Network.Radix
-	case e.Mode == "network" && isGraph(e.Network.Topology):
-		nodes = graphNodes(e)
-	default:
-		nodes, _ = nodeCount(e.Network.Radix, e.Network.Dimensions)
-	}
-	return nodes
-}
+func (e *Experiment) Nodes() int { return modeOf(e.Mode).nodes(e) }
 
 // MeanLength returns the mean message length in flits: length.flits for
 // fixed lengths, length.mean for geometric ones.

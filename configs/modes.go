@@ -1,13 +1,12 @@
 package configs
 
 import (
+	"math"
 	"sort"
 	"strings"
 
 	"github.com/flitsim/flitsim/sim"
-	"github.com/flitsim/flitsim/sim/closed"
-	"github.com/flitsim/flitsim/sim/delta"
-	"github.com/flitsim/flitsim/sim/slotted"
+	"github.com/flitsim/flitsim/sim/network"
 )
 
 // Modes lists the simulator modes the loader accepts, in documentation
@@ -20,19 +19,49 @@ func Modes() []string {
 	return out
 }
 
-// modeRow is one simulator mode's row of the mode table: how the loader
-// fills the mode's defaults, which checks its keys get, and how, at load time, it asks the mode's
-// engine to build sweep point 0 (engineCheck), with the engine's Go field
-// names and defaults for the messages. (Issue 19's mode table: the keys
-// not read are notRead's; building a run at (point, seed) and mapping its
-// result are still cmd/flitsim/engine.go's and validation's.)
+// modeRow is one simulator mode's row of the mode table: everything the
+// loader, `flitsim run`, `flitsim model`, `flitsim validate` and the
+// validation harness need to know of a mode, so that none of them switches
+// on the mode's name:
+//
+//   - the file: its sweep units, how its defaults are filled (resolve), how
+//     its sections and rates are checked (check, checkRate, the run-control
+//     rules timeCap and needsTarget), the keys it does not read (notRead),
+//     its node count (nodes);
+//   - the engine: how the load-time check asks it to build point 0
+//     (engineCheck, with its Go field names and defaults for the
+//     messages; builtAtLoad says whether that check built the engine, so
+//     the front end need not build point 0 again), how its config is built
+//     at a (point, seed) and run, and how its result maps onto one results
+//     row (engine), its memory estimate (memory; nil: not estimated);
+//   - the harness: the quantities it measures and those external models
+//     are compared with (engine.measure, compared).
 type modeRow struct {
 	name        string
+	units       []string // sweep.unit values, the first the default of docs/config.md
 	resolve     func(e *Experiment, r *reporter)
 	check       func(e *Experiment, r *reporter) // the mode's sections and the shared ones it reads
+	checkRate   func(e *Experiment, r *reporter, i int, key string, rate float64, lenOK bool)
+	timeCap     string // the run key capping a run's length: "max_cycles" or "max_time"
+	needsTarget bool   // the engine always stops on its precision target: run.target_rel_ci < 0 is refused
+	notRead     []string
+	nodes       func(e *Experiment) int
+
 	engineCheck func(e *Experiment, r *reporter) error
+	builtAtLoad bool
 	fieldNames  *strings.Replacer
 	defaults    string // the engine's run-control defaults, for messages
+
+	engine   modeEngine
+	memory   func(e *Experiment) (network.Memory, error)
+	compared Compared
+}
+
+// Compared names the simulated quantities (and their units) an external
+// model's latency and throughput are compared with in a mode.
+type Compared struct {
+	Latency, LatencyUnit       string
+	Throughput, ThroughputUnit string
 }
 
 // modeTable has one row per mode, in documentation order (filled by init:
@@ -44,7 +73,8 @@ func init() { modeTable = modeRows() }
 func modeRows() []modeRow {
 	return []modeRow{
 		{
-			name: "network", resolve: (*Experiment).resolveNetwork,
+			name: "network", units: []string{UnitMessages, UnitFlits, UnitTraceSpeedup},
+			resolve: (*Experiment).resolveNetwork,
 			check: func(e *Experiment, r *reporter) {
 				topoOK := validateNetwork(e, r)
 				validateRouter(e, r, topoOK)
@@ -59,8 +89,18 @@ func modeRows() []modeRow {
 				validateTraffic(e, r, topoOK)
 				validateSweep(e, r, lenOK)
 			},
-			// The network itself is built by flitsim run before the sweep
-			// starts; run control is checked here.
+			checkRate: checkNetworkRate,
+			timeCap:   "max_cycles",
+			notRead:   []string{"closed", "delta", "slotted", "run.max_time"},
+			nodes: func(e *Experiment) int {
+				if isGraph(e.Network.Topology) {
+					return graphNodes(e)
+				}
+				n, _ := nodeCount(e.Network.Radix, e.Network.Dimensions)
+				return n
+			},
+			// The network itself is built by the front end before the sweep
+			// starts (builtAtLoad false); run control is checked here.
 			engineCheck: func(e *Experiment, r *reporter) error {
 				mon, err := sim.NewMonitor(e.runControl())
 				if err == nil {
@@ -71,62 +111,129 @@ func modeRows() []modeRow {
 			},
 			fieldNames: runFieldNames,
 			defaults:   " (engine defaults: period 1000, max_warmup 50 periods, min_measure 10 periods, max_cycles 1000000, min/max_batches 10/64)",
+			engine: engineOf(network.New, networkOutcome, measureNetwork,
+				func(e *Experiment) (*Experiment, error) { return e, nil },
+				func(e *Experiment, point int, _ float64, seed uint64) (network.Config, string, error) {
+					cfg, err := e.NetworkConfig(point, seed)
+					return cfg, "", err
+				}),
+			memory: func(e *Experiment) (network.Memory, error) {
+				cfg, err := e.NetworkConfig(0, e.Seed)
+				if err != nil {
+					return network.Memory{}, err
+				}
+				return network.EstimateMemory(cfg)
+			},
+			compared: Compared{QLatency, "cycles", QAccepted, "flits/node/cycle"},
 		},
 		{
-			name: "closed", resolve: (*Experiment).resolveClosed,
+			name: "closed", units: []string{UnitPopulation},
+			resolve: (*Experiment).resolveClosed,
 			check: func(e *Experiment, r *reporter) {
 				topoOK := validateClosedNetwork(e, r)
 				validateClosed(e, r)
 				validateTraffic(e, r, topoOK)
 				validateSweep(e, r, false)
 			},
-			engineCheck: func(e *Experiment, _ *reporter) error {
-				cfg, err := e.ClosedConfig(0, e.Seed)
-				if err == nil {
-					_, err = closed.New(cfg)
+			checkRate: func(_ *Experiment, r *reporter, _ int, key string, v float64, _ bool) {
+				if v != math.Trunc(v) || v > maxPopulation {
+					r.errorf(key, "a population is a whole number of messages in [1, %d], got %g", maxPopulation, v)
 				}
-				return err
 			},
-			fieldNames: closedFieldNames,
-			defaults:   " (sim/closed defaults: period 10 R1, max_warmup 1000 periods, min_measure 200 periods, max_time 100000 periods, target_rel_ci 0.01, min/max_batches 10/64)",
+			timeCap: "max_time", needsTarget: true,
+			notRead: []string{
+				"network.bidirectional", "network.link_latency", "network.credit_delay", "network.injection_latency",
+				"network.ejection_latency", "network.ejection_vcs", "network.injection_vcs", "router", "routing", "switching",
+				"traffic.process", "traffic.burst_length", "traffic.duty_cycle", "traffic.length", "traffic.include_self", "delta", "slotted", "run.max_cycles", "run.backlog_limit", "run.deadlock_cycles", "run.max_drain",
+			},
+			nodes: func(e *Experiment) int {
+				if e.Network.Topology == "bus" {
+					return e.Network.Radix
+				}
+				n, _ := nodeCount(e.Network.Radix, e.Network.Dimensions)
+				return n
+			},
+			engineCheck: buildsPoint0(closedEngine),
+			builtAtLoad: true,
+			fieldNames:  closedFieldNames,
+			defaults:    " (sim/closed defaults: period 10 R1, max_warmup 1000 periods, min_measure 200 periods, max_time 100000 periods, target_rel_ci 0.01, min/max_batches 10/64)",
+			engine:      closedEngine,
+			compared:    Compared{QCycleTime, "time units", QX0, "messages / time unit"},
 		},
 		{
-			name: "delta", resolve: (*Experiment).resolveDelta,
+			name: "delta", units: []string{UnitRho},
+			resolve: (*Experiment).resolveDelta,
 			check: func(e *Experiment, r *reporter) {
 				validateDelta(e, r)
 				validateSweep(e, r, false)
 			},
-			engineCheck: func(e *Experiment, _ *reporter) error {
-				for _, v := range e.Variants() {
-					cfg, err := v.DeltaConfig(0, e.Seed)
-					if err == nil {
-						_, err = delta.New(cfg)
-					}
-					if err != nil {
-						return err
-					}
+			checkRate: func(e *Experiment, r *reporter, _ int, key string, v float64, _ bool) {
+				if e.Delta.Time == "slotted" && e.Delta.Mu > 0 && v*e.Delta.Mu > 1 {
+					r.errorf(key, "slotted time has Bernoulli sources, at most 1 packet per cycle: rho %g * mu %g = %g", v, e.Delta.Mu, v*e.Delta.Mu)
 				}
-				return nil
 			},
-			fieldNames: deltaFieldNames,
-			defaults:   " (sim/delta defaults: period max(10/mu, 200/(n lambda)), min_measure 64 periods, max_time 2000 periods, target_rel_ci 0.02)",
+			timeCap: "max_time",
+			notRead: []string{
+				"network", "router", "routing", "switching", "traffic", "closed", "slotted",
+				"run.max_cycles", "run.max_warmup", "run.min_batches", "run.max_batches", "run.deadlock_cycles", "run.max_drain",
+			},
+			nodes: func(e *Experiment) int {
+				n, _ := deltaTerminals(e.Delta)
+				return n
+			},
+			engineCheck: buildsPoint0(deltaEngine),
+			builtAtLoad: true,
+			fieldNames:  deltaFieldNames,
+			defaults:    " (sim/delta defaults: period max(10/mu, 200/(n lambda)), min_measure 64 periods, max_time 2000 periods, target_rel_ci 0.02)",
+			engine:      deltaEngine,
+			compared:    Compared{QPDT, "time units", QNTP, "packets / time unit"},
 		},
 		{
-			name: "slotted", resolve: (*Experiment).resolveSlotted,
+			name: "slotted", units: []string{UnitSlots},
+			resolve: (*Experiment).resolveSlotted,
 			check: func(e *Experiment, r *reporter) {
 				validateSlotted(e, r)
 				validateSweep(e, r, false)
 			},
-			engineCheck: func(e *Experiment, _ *reporter) error {
-				cfg, err := e.SlottedConfig(0, e.Seed)
-				if err == nil {
-					_, err = slotted.New(cfg)
+			checkRate: func(e *Experiment, r *reporter, _ int, key string, v float64, _ bool) {
+				if e.Traffic.Process == "bernoulli" && v > 1 {
+					r.errorf(key, "a Bernoulli source creates at most 1 packet per slot; rate %g packets/node/slot", v)
 				}
-				return err
 			},
-			fieldNames: slottedFieldNames,
-			defaults:   " (sim/slotted defaults: period 128, max_warmup max_cycles/2, min_measure 10000, max_cycles 1048576, target_rel_ci 0.01, min/max_batches 10/64)",
+			timeCap: "max_cycles", needsTarget: true,
+			notRead: []string{
+				"network", "router", "routing", "switching", "traffic.radius", "traffic.phi", "traffic.decay",
+				"traffic.hotspot_nodes", "traffic.hotspot_fraction", "traffic.include_self", "traffic.length", "traffic.burst_length", "traffic.duty_cycle", "closed", "delta", "run.max_time", "run.deadlock_cycles", "run.max_drain",
+			},
+			nodes: func(e *Experiment) int {
+				n, _ := nodeCount(2, e.Slotted.Dimensions)
+				return n
+			},
+			engineCheck: buildsPoint0(slottedEngine),
+			builtAtLoad: true,
+			fieldNames:  slottedFieldNames,
+			defaults:    " (sim/slotted defaults: period 128, max_warmup max_cycles/2, min_measure 10000, max_cycles 1048576, target_rel_ci 0.01, min/max_batches 10/64)",
+			engine:      slottedEngine,
+			compared:    Compared{QDelay, "slots", QThroughput, "packets/node/slot"},
 		},
+	}
+}
+
+// buildsPoint0 is the engine check of a mode whose engine is cheap to
+// build: it builds sweep point 0 of every variant of the file (its engine
+// refuses what it cannot run) and runs nothing.
+func buildsPoint0(m modeEngine) func(e *Experiment, _ *reporter) error {
+	return func(e *Experiment, _ *reporter) error {
+		for _, v := range e.Variants() {
+			cfg, err := m.config(v, 0, v.Seed)
+			if err == nil {
+				_, err = m.start(cfg)
+			}
+			if err != nil {
+				return err
+			}
+		}
+		return nil
 	}
 }
 
@@ -149,30 +256,14 @@ func modeOf(mode string) *modeRow {
 	return &modeTable[0]
 }
 
-// notRead lists, per mode, the keys of the schema that mode does not read.
-// Writing one is a problem (an impossible combination): the value would be
-// silently ignored. A section listed whole (router) is reported once, not
-// key by key. Each list is sorted once, at init, for the report order.
-var notRead = map[string][]string{
-	"network": {"closed", "delta", "slotted", "run.max_time"},
-	"closed": {
-		"network.bidirectional", "network.link_latency", "network.credit_delay", "network.injection_latency",
-		"network.ejection_latency", "network.ejection_vcs", "network.injection_vcs", "router", "routing", "switching",
-		"traffic.process", "traffic.burst_length", "traffic.duty_cycle", "traffic.length", "traffic.include_self", "delta", "slotted", "run.max_cycles", "run.backlog_limit", "run.deadlock_cycles", "run.max_drain",
-	},
-	"delta": {
-		"network", "router", "routing", "switching", "traffic", "closed", "slotted",
-		"run.max_cycles", "run.max_warmup", "run.min_batches", "run.max_batches", "run.deadlock_cycles", "run.max_drain",
-	},
-	"slotted": {
-		"network", "router", "routing", "switching", "traffic.radius", "traffic.phi", "traffic.decay",
-		"traffic.hotspot_nodes", "traffic.hotspot_fraction", "traffic.include_self", "traffic.length", "traffic.burst_length", "traffic.duty_cycle", "closed", "delta", "run.max_time", "run.deadlock_cycles", "run.max_drain",
-	},
-}
-
+// notRead lists, per mode, the keys of the schema that mode does not read
+// (its row's notRead): writing one is a problem (an impossible
+// combination), the value would be silently ignored. A section listed
+// whole (router) is reported once, not key by key. Each list is sorted
+// once, at init, for the report order.
 func init() {
-	for _, keys := range notRead {
-		sort.Strings(keys)
+	for i := range modeTable {
+		sort.Strings(modeTable[i].notRead)
 	}
 }
 
@@ -203,7 +294,7 @@ var why = map[string]string{
 // checkModeKeys reports every key written in the file that e's mode does
 // not read.
 func checkModeKeys(e *Experiment, r *reporter) {
-	for _, k := range notRead[e.Mode] {
+	for _, k := range modeOf(e.Mode).notRead {
 		if !r.set(k) {
 			continue
 		}

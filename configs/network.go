@@ -2,10 +2,13 @@ package configs
 
 import (
 	"fmt"
+	"math"
+	"strconv"
 
 	"github.com/flitsim/flitsim/router"
 	"github.com/flitsim/flitsim/sim"
 	"github.com/flitsim/flitsim/sim/network"
+	"github.com/flitsim/flitsim/sim/sweep"
 	"github.com/flitsim/flitsim/topology"
 	"github.com/flitsim/flitsim/topology/multistage"
 	"github.com/flitsim/flitsim/traffic/trace"
@@ -162,4 +165,118 @@ func checkRunLength(e *Experiment, r *reporter, rc sim.RunControl) {
 				e.Sweep.Rates[i], e.Sweep.Unit, expect, e.Nodes(), window, rc.MinBatches)
 		}
 	}
+}
+
+// checkNetworkRate checks sweep rate i (key p, value v) of a network
+// experiment: the unit against traffic.trace, and what a Bernoulli or
+// on/off source can create.
+func checkNetworkRate(e *Experiment, r *reporter, i int, p string, v float64, lenOK bool) {
+	if (e.Sweep.Unit == UnitTraceSpeedup) != r.set("traffic.trace") && i == 0 {
+		if e.Sweep.Unit == UnitTraceSpeedup {
+			r.errorf("sweep.unit", "trace-speedup applies only with traffic.trace")
+		} else {
+			r.errorf("sweep.unit", "a trace run sweeps its speed-up: unit trace-speedup (rates: factors dividing the recorded cycles, 1 = as recorded)")
+		}
+	}
+	if e.Traffic.Process == "bernoulli" && lenOK {
+		if m := e.MessageRate(i); m > 1 {
+			r.errorf(p, "a Bernoulli source creates at most 1 message per cycle; rate %g is %g messages/node/cycle", v, m)
+		}
+	}
+	if e.Traffic.Process == "onoff" && lenOK && e.Traffic.DutyCycle > 0 {
+		if m := e.MessageRate(i); m > e.Traffic.DutyCycle {
+			r.errorf(p, "an on/off source creates at most 1 message per on cycle, so at most duty_cycle %g messages/node/cycle; rate %g is %g messages/node/cycle", e.Traffic.DutyCycle, v, m)
+		}
+	}
+}
+
+// measureNetwork sets the quantities of a network run the harness judges:
+// latency (its CI only when there is one), accepted throughput (no
+// interval: judged on its raw error) and, saturated points too, the
+// accepted rate in the sweep's unit (flits per message for
+// messages/node/cycle).
+func measureNetwork(cfg network.Config, r network.Result, unit string, set SetQuantity) {
+	perRate := 1.0 // flits per unit of the sweep rate
+	if unit == UnitMessages {
+		perRate = cfg.Length.MeanFlits()
+	}
+	if r.Accepted > 0 {
+		set(QAcceptedRate, r.Accepted/perRate, math.NaN(), false)
+	}
+	if r.Status == sim.StatusOK {
+		set(QLatency, r.Latency, r.LatencyCI95, r.LatencyCI95 > 0)
+		set(QAccepted, r.Accepted, 0, true)
+	}
+}
+
+// networkOutcome maps a flit-level network run onto a results row (the
+// columns' native mode: latencies in cycles, rates in flits/node/cycle);
+// extra holds the latency percentiles, hops, source wait, channel
+// utilisation and, for adaptive routing or scouting, the quantities the
+// Safaei model predicts (no CIs: single-run figures).
+func networkOutcome(r network.Result) sweep.Outcome {
+	o := sweep.Outcome{
+		Status: r.Status, Reason: r.Reason,
+		Latency: r.Latency, LatencyCI95: r.LatencyCI95,
+		NetworkLatency: r.NetworkLatency, NetworkLatencyCI95: r.NetworkLatencyCI95,
+		Accepted: r.Accepted, Offered: r.Offered, Cycles: r.Cycles,
+	}
+	if r.Trace != nil {
+		return traceOutcome(o, r)
+	}
+	if r.Status != sim.StatusOK {
+		return o
+	}
+	o.Extra = []sweep.Metric{
+		metric("p50 cycles", float64(r.P50), noNumber),
+		metric("p95 cycles", float64(r.P95), noNumber),
+		metric("p99 cycles", float64(r.P99), noNumber),
+		metric("hops", r.Hops, noNumber),
+		metric("source wait cycles", r.SourceWait, noNumber),
+		metric("channel util mean", r.MeanChannelUtil, noNumber),
+		metric("channel util max", r.MaxChannelUtil, noNumber),
+	}
+	if r.VCMultiplexing > 0 {
+		o.Extra = append(o.Extra,
+			metric("setup cycles", r.SetupTime, noNumber),
+			metric("backtracks/message", r.Backtracks, noNumber),
+			metric("VC multiplexing", r.VCMultiplexing, noNumber))
+		for v, p := range r.VCOccupancy {
+			o.Extra = append(o.Extra, metric("P_v["+strconv.Itoa(v)+"]", p, noNumber))
+		}
+	}
+	return o
+}
+
+// traceOutcome maps a trace-driven run (network.TraceResult) onto a
+// results row: latency and network latency are the per-packet means over
+// the whole trace with no CI (a trace's packets are not a sample),
+// accepted and offered are flits/node/cycle over the run time, cycles the
+// cycles simulated; extra holds the run time T (cycles to deliver the
+// trace), the ideal run time T0 (every packet at its zero-load latency),
+// the slowdown T/T0, the mean packet slowdown (latency / zero-load
+// latency), the latency percentiles and maximum, hops, source wait and
+// the packet counts. An unconverged or deadlocked trace run is, like any
+// row that is not ok, reported with its reason, accepted and offered only.
+func traceOutcome(o sweep.Outcome, r network.Result) sweep.Outcome {
+	t := r.Trace
+	o.LatencyCI95, o.NetworkLatencyCI95 = noNumber, noNumber
+	if r.Status != sim.StatusOK {
+		o.Latency, o.NetworkLatency = noNumber, noNumber
+	}
+	o.Extra = []sweep.Metric{
+		metric("run cycles", float64(t.RunCycles), noNumber),
+		metric("ideal run cycles", float64(t.IdealCycles), noNumber),
+		metric("slowdown", t.Slowdown, noNumber),
+		metric("packet slowdown", t.PacketSlowdown, noNumber),
+		metric("p50 cycles", float64(t.P50), noNumber),
+		metric("p95 cycles", float64(t.P95), noNumber),
+		metric("p99 cycles", float64(t.P99), noNumber),
+		metric("max cycles", float64(t.MaxLatency), noNumber),
+		metric("hops", t.Hops, noNumber),
+		metric("source wait cycles", t.SourceWait, noNumber),
+		metric("packets", float64(t.Packets), noNumber),
+		metric("delivered", float64(t.Delivered), noNumber),
+	}
+	return o
 }

@@ -3,7 +3,9 @@ package configs
 import (
 	"fmt"
 
+	"github.com/flitsim/flitsim/sim"
 	"github.com/flitsim/flitsim/sim/slotted"
+	"github.com/flitsim/flitsim/sim/sweep"
 )
 
 // Slotted is the slotted: section of a mode-slotted experiment, the slotted
@@ -73,4 +75,61 @@ func (e *Experiment) SlottedConfig(point int, seed uint64) (slotted.Config, erro
 			MinBatches: rc.MinBatches, MaxBatches: rc.MaxBatches, BacklogLimit: rc.BacklogLimit, CapRelCI: rc.CapRelCI,
 		},
 	}, nil
+}
+
+// slottedEngine is mode slotted's engine (its mode-table row):
+// sim/slotted at lambda = the sweep rate, packets/node/slot.
+var slottedEngine = engineOf(slotted.New, slottedOutcome, measureSlotted,
+	func(e *Experiment) (*slotted.Config, error) {
+		c, err := e.SlottedConfig(0, e.Seed)
+		return &c, err
+	},
+	func(n *slotted.Config, _ int, rate float64, seed uint64) (slotted.Config, string, error) {
+		cfg := *n
+		cfg.Rate, cfg.Seed = rate, seed
+		return cfg, "", nil
+	})
+
+// measureSlotted sets the accepted rate of a slotted run (saturated too)
+// and, when it is ok, its delays and throughput, with their CIs.
+func measureSlotted(_ slotted.Config, r slotted.Result, _ string, set SetQuantity) {
+	if r.Throughput.Mean > 0 {
+		set(QAcceptedRate, r.Throughput.Mean, r.Throughput.HalfWidth, r.Throughput.CIOK())
+	}
+	if r.Status == sim.StatusOK {
+		set(QDelay, r.Delay.Mean, r.Delay.HalfWidth, r.Delay.CIOK())
+		set(QDelayContinuous, r.DelayContinuous.Mean, r.DelayContinuous.HalfWidth, r.DelayContinuous.CIOK())
+		set(QThroughput, r.Throughput.Mean, r.Throughput.HalfWidth, true)
+	}
+}
+
+// slottedOutcome maps a Jacquet–Mühlethaler slotted-hypercube run onto a
+// results row:
+//
+//	latency          integer-slot delay (slots), compare with the model's T, with its CI
+//	network_latency  continuous delay (slots), compare with the Bernoulli model's D, with its CI
+//	accepted         delivered throughput, packets/node/slot
+//	offered          generated rate, packets/node/slot
+//	cycles           slots simulated, warm-up included
+//	extra            the busy probability p, the hop service time x1 (slots) and hops, with CIs
+//
+// A saturated run has no delay; throughput and offered describe its window.
+func slottedOutcome(r slotted.Result) sweep.Outcome {
+	o := sweep.Outcome{
+		Status: r.Status, Reason: r.Reason,
+		Latency: noNumber, LatencyCI95: noNumber, NetworkLatency: noNumber, NetworkLatencyCI95: noNumber,
+		Accepted: r.Throughput.Mean, Offered: r.Offered.Mean,
+		Cycles: r.WarmupSlots + r.MeasuredSlots,
+	}
+	if r.Status != sim.StatusOK {
+		return o
+	}
+	o.Latency, o.LatencyCI95 = r.Delay.Mean, r.Delay.HalfWidth
+	o.NetworkLatency, o.NetworkLatencyCI95 = r.DelayContinuous.Mean, r.DelayContinuous.HalfWidth
+	o.Extra = []sweep.Metric{
+		metric("p busy", r.Busy.Mean, r.Busy.HalfWidth),
+		metric("x1 slots/hop", r.HopService.Mean, r.HopService.HalfWidth),
+		metric("hops", r.Hops.Mean, r.Hops.HalfWidth),
+	}
+	return o
 }

@@ -532,25 +532,17 @@ func validateTraffic(e *Experiment, r *reporter, topoOK bool) {
 	}
 }
 
-// sweepUnits lists the sweep.unit values of each mode.
-var sweepUnits = map[string][]string{
-	"network": {UnitMessages, UnitFlits, UnitTraceSpeedup},
-	"closed":  {UnitPopulation},
-	"delta":   {UnitRho},
-	"slotted": {UnitSlots},
-}
-
 // validateSweep checks the offered loads against the mode's unit.
 func validateSweep(e *Experiment, r *reporter, lenOK bool) {
 	s := &e.Sweep
-	units := sweepUnits[e.Mode]
+	units := modeOf(e.Mode).units
 	unitOK := false
 	if required(r, "sweep.unit", "sweep.unit ("+strings.Join(units, " or ")+")") {
 		if !slices.Contains(units, s.Unit) {
 			owner := ""
-			for _, m := range Modes() {
-				if slices.Contains(sweepUnits[m], s.Unit) {
-					owner = m
+			for _, m := range modeTable {
+				if slices.Contains(m.units, s.Unit) {
+					owner = m.name
 				}
 			}
 			if owner != "" {
@@ -587,38 +579,7 @@ func validateSweep(e *Experiment, r *reporter, lenOK bool) {
 		if !unitOK {
 			continue
 		}
-		switch e.Mode {
-		case "network":
-			if (s.Unit == UnitTraceSpeedup) != r.set("traffic.trace") && i == 0 {
-				if s.Unit == UnitTraceSpeedup {
-					r.errorf("sweep.unit", "trace-speedup applies only with traffic.trace")
-				} else {
-					r.errorf("sweep.unit", "a trace run sweeps its speed-up: unit trace-speedup (rates: factors dividing the recorded cycles, 1 = as recorded)")
-				}
-			}
-			if e.Traffic.Process == "bernoulli" && lenOK {
-				if m := e.MessageRate(i); m > 1 {
-					r.errorf(p, "a Bernoulli source creates at most 1 message per cycle; rate %g is %g messages/node/cycle", v, m)
-				}
-			}
-			if e.Traffic.Process == "onoff" && lenOK && e.Traffic.DutyCycle > 0 {
-				if m := e.MessageRate(i); m > e.Traffic.DutyCycle {
-					r.errorf(p, "an on/off source creates at most 1 message per on cycle, so at most duty_cycle %g messages/node/cycle; rate %g is %g messages/node/cycle", e.Traffic.DutyCycle, v, m)
-				}
-			}
-		case "closed":
-			if v != math.Trunc(v) || v > maxPopulation {
-				r.errorf(p, "a population is a whole number of messages in [1, %d], got %g", maxPopulation, v)
-			}
-		case "delta":
-			if e.Delta.Time == "slotted" && e.Delta.Mu > 0 && v*e.Delta.Mu > 1 {
-				r.errorf(p, "slotted time has Bernoulli sources, at most 1 packet per cycle: rho %g * mu %g = %g", v, e.Delta.Mu, v*e.Delta.Mu)
-			}
-		case "slotted":
-			if e.Traffic.Process == "bernoulli" && v > 1 {
-				r.errorf(p, "a Bernoulli source creates at most 1 packet per slot; rate %g packets/node/slot", v)
-			}
-		}
+		modeOf(e.Mode).checkRate(e, r, i, p, v, lenOK)
 	}
 }
 
@@ -651,9 +612,10 @@ func validateRun(e *Experiment, r *reporter) {
 	if c.MinBatches > 0 && c.MaxBatches > 0 && c.MinBatches > c.MaxBatches {
 		r.errorf("run.min_batches", "min_batches %d exceeds max_batches %d", c.MinBatches, c.MaxBatches)
 	}
-	capKey, capV := "max_cycles", c.MaxCycles
-	if e.Mode == "closed" || e.Mode == "delta" {
-		capKey, capV = "max_time", c.MaxTime
+	row := modeOf(e.Mode)
+	capKey, capV := row.timeCap, c.MaxCycles
+	if capKey == "max_time" {
+		capV = c.MaxTime
 	}
 	if capV > 0 {
 		for _, f := range []struct {
@@ -671,7 +633,7 @@ func validateRun(e *Experiment, r *reporter) {
 	if c.Warmup > 0 && c.MaxWarmup > 0 && c.Warmup > c.MaxWarmup {
 		r.errorf("run.warmup", "a fixed warmup %d exceeds max_warmup %d", c.Warmup, c.MaxWarmup)
 	}
-	if e.Mode != "network" && c.TargetRelCI < 0 && e.Mode != "delta" {
+	if row.needsTarget && c.TargetRelCI < 0 {
 		r.errorf("run.target_rel_ci", "mode %s always stops on its precision target: want a value in (0, 1), or 0 for the default", e.Mode)
 	}
 	if len(r.errs) > 0 {
@@ -706,7 +668,10 @@ func engineCheck(e *Experiment, r *reporter) {
 		if key == "run" {
 			suffix = defaults
 		}
-		r.errorf(key, "the %s engine refuses this: %s%s", e.Mode, names.Replace(msg), suffix)
+		if names != nil {
+			msg = names.Replace(msg)
+		}
+		r.errorf(key, "the %s engine refuses this: %s%s", e.Mode, msg, suffix)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/flitsim/flitsim/configs"
 	"github.com/flitsim/flitsim/sim"
 )
 
@@ -129,7 +130,7 @@ const QSaturation = "saturation throughput"
 // (network: flits or messages per node per cycle; slotted: packets per
 // node per slot), kept for saturated points too: beyond saturation it is
 // the throughput the simulator sustained (CompareSaturation).
-const QAcceptedRate = "accepted-rate"
+const QAcceptedRate = configs.QAcceptedRate
 
 // SimValue is a steady-state mean and the half-width of its 95% CI.
 type SimValue struct {

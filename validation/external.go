@@ -49,8 +49,8 @@ const DefaultModelTimeout = 60 * time.Second
 // Simulated quantities an external model's throughput and latency are
 // compared with, beside the Q constants of the built-in models.
 const (
-	QCycleTime  = "cycle-time" // closed: R0 = N/X0, time units
-	QThroughput = "throughput" // slotted: delivered packets/node/slot
+	QCycleTime  = configs.QCycleTime  // closed: R0 = N/X0, time units
+	QThroughput = configs.QThroughput // slotted: delivered packets/node/slot
 )
 
 // Experiment is what an external model receives: the experiment as
@@ -154,17 +154,15 @@ func RegisteredModels() []string {
 }
 
 // externalUnits returns the simulated quantities (and their units) an
-// external model's latency and throughput are compared with in mode.
+// external model's latency and throughput are compared with in mode (its
+// row of the mode table; an unknown mode is read as network, the default).
 func externalUnits(mode string) (latQ, latUnit, thrQ, thrUnit string) {
-	switch mode {
-	case "closed":
-		return QCycleTime, "time units", QX0, "messages / time unit"
-	case "delta":
-		return QPDT, "time units", QNTP, "packets / time unit"
-	case "slotted":
-		return QDelay, "slots", QThroughput, "packets/node/slot"
+	m, ok := configs.LookupMode(mode)
+	if !ok {
+		m, _ = configs.LookupMode(configs.Modes()[0])
 	}
-	return QLatency, "cycles", QAccepted, "flits/node/cycle"
+	c := m.Compared()
+	return c.Latency, c.LatencyUnit, c.Throughput, c.ThroughputUnit
 }
 
 // experimentOf returns what an external model receives for s.

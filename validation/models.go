@@ -45,16 +45,17 @@ func (b Bound) String() string {
 	return "estimate"
 }
 
-// Simulated quantities a curve is compared with (keys of SimPoint.Values).
+// Simulated quantities a curve is compared with (keys of SimPoint.Values):
+// each mode's row of the mode table measures them (configs.Mode.Measure).
 const (
-	QLatency         = "latency"          // network mode: generation to tail delivery, cycles
-	QX0              = "X0"               // closed: message completion rate, messages / time unit
-	QPDT             = "PDT"              // delta: first emission to delivery, time units
-	QPDTNetwork      = "PDT-network"      // delta: PDT without source retry-buffer waiting
-	QNTP             = "NTP"              // delta: delivered packets per time unit, whole network
-	QDelay           = "delay"            // slotted: integer-slot delay, slots
-	QDelayContinuous = "delay-continuous" // slotted: continuous delay, slots
-	QAccepted        = "accepted"         // network mode: accepted throughput, flits/node/cycle
+	QLatency         = configs.QLatency         // network mode: generation to tail delivery, cycles
+	QX0              = configs.QX0              // closed: message completion rate, messages / time unit
+	QPDT             = configs.QPDT             // delta: first emission to delivery, time units
+	QPDTNetwork      = configs.QPDTNetwork      // delta: PDT without source retry-buffer waiting
+	QNTP             = configs.QNTP             // delta: delivered packets per time unit, whole network
+	QDelay           = configs.QDelay           // slotted: integer-slot delay, slots
+	QDelayContinuous = configs.QDelayContinuous // slotted: continuous delay, slots
+	QAccepted        = configs.QAccepted        // network mode: accepted throughput, flits/node/cycle
 )
 
 // ModelPoint is a model's value at one sweep point.
@@ -223,6 +224,16 @@ func Evaluate(s Setup) ([]Curve, error) {
 	return out, errors.Join(errs...)
 }
 
+// evaluators maps each mode that has models (analytic/catalog's Mode of a
+// model) to the function evaluating them over a Setup: the models of a
+// mode read its Setup field, so they are the mode's, not the table's.
+var evaluators = map[string]func(*Curve, Setup) error{
+	"closed":  evalReed,
+	"delta":   evalMakrucki,
+	"slotted": evalJacquet,
+	"network": evalNetwork,
+}
+
 // EvaluateModel evaluates one model name (see ModelNames) over the sweep of s.
 func EvaluateModel(s Setup, name string) (Curve, error) {
 	spec, ok := specOf(name)
@@ -236,22 +247,14 @@ func EvaluateModel(s Setup, name string) (Curve, error) {
 		return Curve{}, fmt.Errorf("validation: %s: model %q applies to mode %s, not %s", s.Name, name, spec.mode, mode)
 	}
 	c := Curve{Model: name, Label: spec.doc, Saturation: math.NaN(), Points: make([]ModelPoint, len(s.Rates))}
-	var err error
-	switch spec.mode {
-	case "closed":
-		err = evalReed(&c, s)
-	case "delta":
-		err = evalMakrucki(&c, s)
-	case "slotted":
-		err = evalJacquet(&c, s)
-	case "network":
-		if name == "ideal" {
-			err = evalIdeal(&c, s)
-		} else {
-			err = evalNetwork(&c, s)
-		}
+	eval := evaluators[spec.mode]
+	if name == "ideal" {
+		eval = evalIdeal
 	}
-	if err != nil {
+	if eval == nil {
+		return Curve{}, fmt.Errorf("validation: %s: model %q: the harness evaluates no model of mode %s", s.Name, name, spec.mode)
+	}
+	if err := eval(&c, s); err != nil {
 		return Curve{}, fmt.Errorf("validation: %s: model %s: %w", s.Name, name, err)
 	}
 	return c, nil

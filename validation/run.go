@@ -9,10 +9,6 @@ import (
 
 	"github.com/flitsim/flitsim/configs"
 	"github.com/flitsim/flitsim/sim"
-	"github.com/flitsim/flitsim/sim/closed"
-	simdelta "github.com/flitsim/flitsim/sim/delta"
-	"github.com/flitsim/flitsim/sim/network"
-	"github.com/flitsim/flitsim/sim/slotted"
 	"github.com/flitsim/flitsim/sim/sweep"
 )
 
@@ -194,83 +190,23 @@ func SimulatePoint(ctx context.Context, s *Setup, i int) (SimPoint, error) {
 	rate := s.Rates[i]
 	seed := sweep.UnitSeed(s.Seed, i, 0)
 	sp := SimPoint{Rate: rate, Values: map[string]SimValue{}}
-	switch s.Mode() {
-	case "closed":
-		cfg := *s.Closed
-		cfg.Population, cfg.Seed = int(rate), seed
-		if float64(cfg.Population) != rate {
-			return SimPoint{Rate: rate, Status: sim.StatusOutOfDomain, Reason: "population is not an integer"}, nil
-		}
-		return simulate(ctx, sp, cfg, closed.New, func(sp *SimPoint, r closed.Result) {
-			sp.Status, sp.Reason = r.Status, r.Reason
-			sp.Values[QX0] = simValue(r.X0.Mean, r.X0.HalfWidth, true)
-			sp.Values[QCycleTime] = simValue(r.CycleTime.Mean, r.CycleTime.HalfWidth, true)
-		})
-	case "delta":
-		cfg := *s.Delta
-		cfg.Rate, cfg.Seed = rate*cfg.WithDefaults().Mu, seed // rate is rho = lambda/mu
-		return simulate(ctx, sp, cfg, simdelta.New, func(sp *SimPoint, r simdelta.Result) {
-			sp.Status, sp.Reason = r.Status, r.Reason
-			if r.Status == sim.StatusOK {
-				sp.Values[QPDT] = simValue(r.PDT.Mean, r.PDT.HalfWidth, true)
-				sp.Values[QPDTNetwork] = simValue(r.PDTNetwork.Mean, r.PDTNetwork.HalfWidth, true)
-				sp.Values[QNTP] = simValue(r.NTP.Mean, r.NTP.HalfWidth, true)
-			}
-		})
-	case "slotted":
-		cfg := *s.Slotted
-		cfg.Rate, cfg.Seed = rate, seed
-		return simulate(ctx, sp, cfg, slotted.New, func(sp *SimPoint, r slotted.Result) {
-			sp.Status, sp.Reason = r.Status, r.Reason
-			if r.Throughput.Mean > 0 {
-				sp.Values[QAcceptedRate] = simValue(r.Throughput.Mean, r.Throughput.HalfWidth, r.Throughput.CIOK())
-			}
-			if r.Status == sim.StatusOK {
-				sp.Values[QDelay] = simValue(r.Delay.Mean, r.Delay.HalfWidth, r.Delay.CIOK())
-				sp.Values[QDelayContinuous] = simValue(r.DelayContinuous.Mean, r.DelayContinuous.HalfWidth, r.DelayContinuous.CIOK())
-				sp.Values[QThroughput] = simValue(r.Throughput.Mean, r.Throughput.HalfWidth, true)
-			}
-		})
-	case "network":
-		cfg, err := s.Network.NetworkConfig(i, seed)
-		if err != nil {
-			return failedPoint(rate, err)
-		}
-		perRate := 1.0 // flits per unit of the sweep rate
-		if s.RateUnit == configs.UnitMessages {
-			perRate = cfg.Length.MeanFlits()
-		}
-		return simulate(ctx, sp, cfg, network.New, func(sp *SimPoint, r network.Result) {
-			sp.Status, sp.Reason = r.Status, r.Reason
-			if r.Accepted > 0 {
-				sp.Values[QAcceptedRate] = SimValue{Mean: r.Accepted / perRate, HalfWidth: math.NaN()}
-			}
-			if r.Status == sim.StatusOK {
-				sp.Values[QLatency] = simValue(r.Latency, r.LatencyCI95, r.LatencyCI95 > 0)
-				// Accepted throughput has no interval: it is judged on its
-				// raw error (half-width 0).
-				sp.Values[QAccepted] = simValue(r.Accepted, 0, true)
-			}
-		})
+	m, ok := configs.LookupMode(s.Mode())
+	if !ok {
+		return SimPoint{Rate: rate, Status: sim.StatusOutOfDomain, Reason: "no simulator"}, fmt.Errorf("validation: %s: no simulator for mode %q", s.Name, s.Mode())
 	}
-	return SimPoint{Rate: rate, Status: sim.StatusOutOfDomain, Reason: "no simulator"}, fmt.Errorf("validation: %s: no simulator for mode %q", s.Name, s.Mode())
-}
-
-// simulate builds a mode's simulator from cfg, runs it and lets record
-// fill sp from its result; a simulator that cannot be built or run gives
-// an out-of-domain point and the error.
-func simulate[C, R any, S interface {
-	Run(context.Context) (R, error)
-}](ctx context.Context, sp SimPoint, cfg C, newSim func(C) (S, error), record func(*SimPoint, R)) (SimPoint, error) {
-	m, err := newSim(cfg)
+	run, ood, err := m.Start(s.native(), i, rate, seed)
 	if err != nil {
-		return failedPoint(sp.Rate, err)
+		return failedPoint(rate, err)
 	}
-	r, err := m.Run(ctx)
+	if ood != "" {
+		return SimPoint{Rate: rate, Status: sim.StatusOutOfDomain, Reason: ood}, nil
+	}
+	r, err := run(ctx)
 	if err != nil {
-		return failedPoint(sp.Rate, err)
+		return failedPoint(rate, err)
 	}
-	record(&sp, r)
+	sp.Status, sp.Reason = r.Outcome.Status, r.Outcome.Reason
+	m.Measure(r, s.RateUnit, func(q string, mean, hw float64, ok bool) { sp.Values[q] = simValue(mean, hw, ok) })
 	return sp, nil
 }
 

@@ -91,6 +91,42 @@ func (s *Setup) Mode() string {
 	return m
 }
 
+// native returns the one simulator description of s (nil when none or
+// several are set): what its mode's row of the mode table runs
+// (configs.Mode.Start).
+func (s *Setup) native() any {
+	switch {
+	case s.Mode() == "":
+		return nil
+	case s.Network != nil:
+		return s.Network
+	case s.Closed != nil:
+		return s.Closed
+	case s.Delta != nil:
+		return s.Delta
+	}
+	return s.Slotted
+}
+
+// setNative sets the field of s that holds a mode's native description
+// (configs.Mode.Native): the typed fields the models and the Go-built sets
+// read.
+func (s *Setup) setNative(d any) error {
+	switch d := d.(type) {
+	case *configs.Experiment:
+		s.Network = d
+	case *closed.Config:
+		s.Closed = d
+	case *delta.Config:
+		s.Delta = d
+	case *slotted.Config:
+		s.Slotted = d
+	default:
+		return fmt.Errorf("a %T has no field in validation.Setup", d)
+	}
+	return nil
+}
+
 // check reports a Setup that cannot be evaluated at all.
 func (s *Setup) check() error {
 	if s.Mode() == "" {
@@ -132,24 +168,13 @@ func FromExperiment(e *configs.Experiment) (Setup, error) {
 	if len(e.Sweep.Rates) == 0 {
 		return Setup{}, fmt.Errorf("validation: %s: no sweep rates", e.Name)
 	}
-	var err error
-	switch e.Mode {
-	case "network":
-		s.Network = e
-	case "closed":
-		var c closed.Config
-		c, err = e.ClosedConfig(0, e.Seed)
-		s.Closed = &c
-	case "delta":
-		var c delta.Config
-		c, err = e.DeltaConfig(0, e.Seed)
-		s.Delta = &c
-	case "slotted":
-		var c slotted.Config
-		c, err = e.SlottedConfig(0, e.Seed)
-		s.Slotted = &c
-	default:
-		err = fmt.Errorf("mode %q has no simulator the harness knows", e.Mode)
+	m, ok := configs.LookupMode(e.Mode)
+	if !ok {
+		return Setup{}, fmt.Errorf("validation: %s: mode %q has no simulator the harness knows", e.Name, e.Mode)
+	}
+	native, err := m.Native(e)
+	if err == nil {
+		err = s.setNative(native)
 	}
 	if err != nil {
 		return Setup{}, fmt.Errorf("validation: %s: %w", e.Name, err)
