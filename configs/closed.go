@@ -276,3 +276,25 @@ func closedOutcome(r closed.Result) sweep.Outcome {
 		},
 	}
 }
+
+// closedLinks ties each field of the closed.Config ClosedConfig builds to
+// the key it comes from (for the engine's refusals, engineKeys).
+func closedLinks(e *Experiment) (any, []fieldLink) {
+	c := &closed.Config{}
+	x, t, r := &e.Closed, &e.Traffic, &e.Run
+	return c, []fieldLink{
+		link(&c.Network, &e.Network.Topology), link(&c.Radix, &e.Network.Radix), link(&c.Dims, &e.Network.Dimensions),
+		link(&c.Duplex, &x.Duplex), link(&c.Placement, &x.Placement),
+		link(&c.PE.Distribution, &x.PE.Distribution), link(&c.PE.Mean, &x.PE.Mean),
+		link(&c.Link.Distribution, &x.Link.Distribution), link(&c.Link.Mean, &x.Link.Mean),
+		link(&c.FlitTime, &x.FlitTime), link(&c.LinkDraw, &x.LinkDraw),
+		link(&c.Pattern, &t.Pattern), link(&c.Pattern.Name, &t.Pattern), link(&c.Pattern.IncludeSelf, &t.IncludeSelf),
+		link(&c.Pattern.Radius, &t.Radius), link(&c.Pattern.Phi, &t.Phi), link(&c.Pattern.Decay, &t.Decay),
+		link(&c.Pattern.HotNodes, &t.HotspotNodes), link(&c.Pattern.HotFraction, &t.HotspotFraction),
+		{engine: &c.Population, schema: &e.Sweep.Rates, note: "the population"},
+		link(&c.Seed, &e.Seed),
+		link(&c.Run.Warmup, &r.Warmup), link(&c.Run.MaxWarmup, &r.MaxWarmup), link(&c.Run.Period, &r.Period),
+		link(&c.Run.MinMeasure, &r.MinMeasure), link(&c.Run.MaxTime, &r.MaxTime), link(&c.Run.TargetRelCI, &r.TargetRelCI),
+		link(&c.Run.MinBatches, &r.MinBatches), link(&c.Run.MaxBatches, &r.MaxBatches), link(&c.Run.CapRelCI, &r.CapRelCI),
+	}
+}

@@ -288,3 +288,19 @@ func deltaOutcome(r delta.Result) sweep.Outcome {
 	}
 	return o
 }
+
+// deltaLinks ties each field of the delta.Config DeltaConfig builds to the
+// key it comes from (for the engine's refusals, engineKeys).
+func deltaLinks(e *Experiment) (any, []fieldLink) {
+	c := &delta.Config{}
+	d, r := &e.Delta, &e.Run
+	return c, []fieldLink{
+		link(&c.Degree, &d.Degree), link(&c.Stages, &d.Stages), link(&c.Wiring, &d.Wiring),
+		link(&c.QueueLength, &d.QueueLength), {engine: &c.Rate, schema: &e.Sweep.Rates, note: "rho times delta.mu"},
+		link(&c.Mu, &d.Mu), link(&c.Service, &d.Service), link(&c.Time, &d.Time), link(&c.Rejection, &d.Rejection),
+		link(&c.ResubmitDelay, &d.ResubmitDelay), link(&c.RetryBuffer, &d.RetryBuffer), link(&c.Seed, &e.Seed),
+		link(&c.Run.Warmup, &r.Warmup), link(&c.Run.Period, &r.Period), link(&c.Run.MinMeasure, &r.MinMeasure),
+		link(&c.Run.MaxTime, &r.MaxTime), link(&c.Run.TargetRelCI, &r.TargetRelCI),
+		{engine: &c.Run.MaxBacklog, schema: &r.BacklogLimit, note: "times n"}, link(&c.Run.CapRelCI, &r.CapRelCI),
+	}
+}

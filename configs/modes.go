@@ -32,7 +32,9 @@ func Modes() []string {
 //     (engineCheck, with its Go field names and defaults for the
 //     messages; builtAtLoad says whether that check built the engine, so
 //     the front end need not build point 0 again), how its config is built
-//     at a (point, seed) and run, and how its result maps onto one results
+//     at a (point, seed) and run, which key of the file each field of the
+//     engine's Config comes from (links: an engine's refusal names the
+//     file's keys), and how its result maps onto one results
 //     row (engine), its memory estimate (memory; nil: not estimated);
 //   - the harness: the quantities it measures and those external models
 //     are compared with (engine.measure, compared).
@@ -49,8 +51,10 @@ type modeRow struct {
 
 	engineCheck func(e *Experiment, r *reporter) error
 	builtAtLoad bool
-	fieldNames  *strings.Replacer
-	defaults    string // the engine's run-control defaults, for messages
+	links       func(e *Experiment) (cfg any, links []fieldLink) // the engine's Config fields and the keys they come from (keys.go)
+	refusedAt   string                                           // the key of an engine refusal that names no linked field
+	keysIn      string                                           // the section whose keys a refusal writes without it (the engine's Config is that section)
+	defaults    string                                           // the engine's run-control defaults, for messages
 
 	engine   modeEngine
 	memory   func(e *Experiment) (network.Memory, error)
@@ -109,8 +113,8 @@ func modeRows() []modeRow {
 				}
 				return err
 			},
-			fieldNames: runFieldNames,
-			defaults:   " (engine defaults: period 1000, max_warmup 50 periods, min_measure 10 periods, max_cycles 1000000, min/max_batches 10/64)",
+			links: runControlLinks, refusedAt: "run", keysIn: "run",
+			defaults: " (engine defaults: period 1000, max_warmup 50 periods, min_measure 10 periods, max_cycles 1000000, min/max_batches 10/64)",
 			engine: engineOf(network.New, networkOutcome, measureNetwork,
 				func(e *Experiment) (*Experiment, error) { return e, nil },
 				func(e *Experiment, point int, _ float64, seed uint64) (network.Config, string, error) {
@@ -155,10 +159,10 @@ func modeRows() []modeRow {
 			},
 			engineCheck: buildsPoint0(closedEngine),
 			builtAtLoad: true,
-			fieldNames:  closedFieldNames,
-			defaults:    " (sim/closed defaults: period 10 R1, max_warmup 1000 periods, min_measure 200 periods, max_time 100000 periods, target_rel_ci 0.01, min/max_batches 10/64)",
-			engine:      closedEngine,
-			compared:    Compared{QCycleTime, "time units", QX0, "messages / time unit"},
+			links:       closedLinks, refusedAt: "closed",
+			defaults: " (sim/closed defaults: period 10 R1, max_warmup 1000 periods, min_measure 200 periods, max_time 100000 periods, target_rel_ci 0.01, min/max_batches 10/64)",
+			engine:   closedEngine,
+			compared: Compared{QCycleTime, "time units", QX0, "messages / time unit"},
 		},
 		{
 			name: "delta", units: []string{UnitRho},
@@ -183,10 +187,10 @@ func modeRows() []modeRow {
 			},
 			engineCheck: buildsPoint0(deltaEngine),
 			builtAtLoad: true,
-			fieldNames:  deltaFieldNames,
-			defaults:    " (sim/delta defaults: period max(10/mu, 200/(n lambda)), min_measure 64 periods, max_time 2000 periods, target_rel_ci 0.02)",
-			engine:      deltaEngine,
-			compared:    Compared{QPDT, "time units", QNTP, "packets / time unit"},
+			links:       deltaLinks, refusedAt: "delta",
+			defaults: " (sim/delta defaults: period max(10/mu, 200/(n lambda)), min_measure 64 periods, max_time 2000 periods, target_rel_ci 0.02)",
+			engine:   deltaEngine,
+			compared: Compared{QPDT, "time units", QNTP, "packets / time unit"},
 		},
 		{
 			name: "slotted", units: []string{UnitSlots},
@@ -211,10 +215,10 @@ func modeRows() []modeRow {
 			},
 			engineCheck: buildsPoint0(slottedEngine),
 			builtAtLoad: true,
-			fieldNames:  slottedFieldNames,
-			defaults:    " (sim/slotted defaults: period 128, max_warmup max_cycles/2, min_measure 10000, max_cycles 1048576, target_rel_ci 0.01, min/max_batches 10/64)",
-			engine:      slottedEngine,
-			compared:    Compared{QDelay, "slots", QThroughput, "packets/node/slot"},
+			links:       slottedLinks, refusedAt: "slotted",
+			defaults: " (sim/slotted defaults: period 128, max_warmup max_cycles/2, min_measure 10000, max_cycles 1048576, target_rel_ci 0.01, min/max_batches 10/64)",
+			engine:   slottedEngine,
+			compared: Compared{QDelay, "slots", QThroughput, "packets/node/slot"},
 		},
 	}
 }

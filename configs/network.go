@@ -280,3 +280,17 @@ func traceOutcome(o sweep.Outcome, r network.Result) sweep.Outcome {
 	}
 	return o
 }
+
+// runControlLinks ties each field of the sim.RunControl runControl builds
+// to the key it comes from (for the engine's refusals, engineKeys).
+func runControlLinks(e *Experiment) (any, []fieldLink) {
+	c := &sim.RunControl{}
+	r := &e.Run
+	return c, []fieldLink{
+		link(&c.Period, &r.Period), link(&c.Warmup, &r.Warmup), link(&c.MaxWarmup, &r.MaxWarmup),
+		link(&c.MinMeasure, &r.MinMeasure), link(&c.MaxCycles, &r.MaxCycles), link(&c.TargetRelCI, &r.TargetRelCI),
+		link(&c.MaxBatches, &r.MaxBatches), link(&c.MinBatches, &r.MinBatches),
+		{engine: &c.BacklogLimit, schema: &r.BacklogLimit, note: "times the nodes"},
+		link(&c.DeadlockCycles, &r.DeadlockCycles), link(&c.CapRelCI, &r.CapRelCI), link(&c.MaxDrain, &r.MaxDrain),
+	}
+}

@@ -133,3 +133,18 @@ func slottedOutcome(r slotted.Result) sweep.Outcome {
 	}
 	return o
 }
+
+// slottedLinks ties each field of the slotted.Config SlottedConfig builds
+// to the key it comes from (for the engine's refusals, engineKeys).
+func slottedLinks(e *Experiment) (any, []fieldLink) {
+	c := &slotted.Config{}
+	r := &e.Run
+	return c, []fieldLink{
+		link(&c.Dim, &e.Slotted.Dimensions), link(&c.Rate, &e.Sweep.Rates), link(&c.Arrivals, &e.Traffic.Process),
+		link(&c.Choice, &e.Slotted.Choice), link(&c.Seed, &e.Seed),
+		link(&c.Run.Warmup, &r.Warmup), link(&c.Run.MaxWarmup, &r.MaxWarmup), link(&c.Run.Period, &r.Period),
+		link(&c.Run.MinMeasure, &r.MinMeasure), link(&c.Run.MaxSlots, &r.MaxCycles), link(&c.Run.TargetRelCI, &r.TargetRelCI),
+		link(&c.Run.MinBatches, &r.MinBatches), link(&c.Run.MaxBatches, &r.MaxBatches),
+		link(&c.Run.BacklogLimit, &r.BacklogLimit), link(&c.Run.CapRelCI, &r.CapRelCI),
+	}
+}

@@ -645,67 +645,37 @@ func validateRun(e *Experiment, r *reporter) {
 // engineCheck asks the mode's engine to build sweep point 0, so that a file
 // whose explicit values clash with an engine default (max_warmup defaults to
 // 50 periods, ...) or with a rule only the engine knows is refused at load
-// time, with the settings named as in the file.
+// time. Each refusal names the file's keys (engineKeys: the engine's field
+// names, linked to the schema's keys by the mode's config builder) and is
+// reported at the section of the first key it names.
 func engineCheck(e *Experiment, r *reporter) {
 	row := modeOf(e.Mode)
 	err := row.engineCheck(e, r)
-	names, defaults := row.fieldNames, row.defaults
 	if err == nil {
 		return
 	}
+	var keys map[string]string
+	if row.links != nil {
+		cfg, links := row.links(e)
+		keys = engineKeys(e, cfg, links)
+	}
 	for _, msg := range strings.Split(err.Error(), "\n") {
 		msg = strings.TrimPrefix(msg, sim.ErrRunControl.Error()+": ")
-		key := e.Mode
-		switch {
-		case e.Mode == "network" || strings.Contains(msg, "Run."):
-			key = "run"
-		case e.Mode == "closed" && strings.Contains(msg, "Pattern"):
-			key = "traffic"
-		case e.Mode == "closed" && (strings.Contains(msg, "Radix") || strings.Contains(msg, "Dims") || strings.Contains(msg, "Network")):
-			key = "network"
+		msg, first := inKeys(msg, keys, row.keysIn)
+		key := row.refusedAt
+		if first != "" {
+			key, _, _ = strings.Cut(first, ".")
+		}
+		if key == "" {
+			key = e.Mode
 		}
 		suffix := ""
 		if key == "run" {
-			suffix = defaults
-		}
-		if names != nil {
-			msg = names.Replace(msg)
+			suffix = row.defaults
 		}
 		r.errorf(key, "the %s engine refuses this: %s%s", e.Mode, msg, suffix)
 	}
 }
-
-// runFieldNames renames sim.RunControl fields to the file's keys in messages.
-var runFieldNames = strings.NewReplacer(
-	"DeadlockCycles", "deadlock_cycles", "MaxWarmup", "max_warmup", "MinMeasure", "min_measure",
-	"MaxCycles", "max_cycles", "TargetRelCI", "target_rel_ci", "BacklogLimit", "backlog_limit",
-	"MaxBatches", "max_batches", "MinBatches", "min_batches", "Warmup", "warmup", "Period", "period",
-	"CapRelCI", "cap_rel_ci", "MaxDrain", "max_drain",
-)
-
-// closedFieldNames, deltaFieldNames and slottedFieldNames rename the mode
-// packages' Config fields to the file's keys in messages.
-var (
-	closedFieldNames = strings.NewReplacer(
-		"Run.MaxWarmup", "run.max_warmup", "Run.MinMeasure", "run.min_measure", "Run.MaxTime", "run.max_time",
-		"Run.TargetRelCI", "run.target_rel_ci", "Run.MaxBatches", "run.max_batches", "Run.MinBatches", "run.min_batches",
-		"MaxBatches", "run.max_batches", "Run.Warmup", "run.warmup", "Run.Period", "run.period",
-		"PE.Mean", "closed.pe.mean", "Link.Mean", "closed.link.mean", "FlitTime", "closed.flit_time",
-		"Radix", "network.radix", "Dims", "network.dimensions", "Population", "population",
-	)
-	deltaFieldNames = strings.NewReplacer(
-		"Run.MaxTime", "run.max_time", "Run.Warmup", "run.warmup", "Run.Period", "run.period",
-		"Run.MinMeasure", "run.min_measure", "Run.TargetRelCI", "run.target_rel_ci", "Run.MaxBacklog", "run.backlog_limit (times n)",
-		"QueueLength", "delta.queue_length", "Degree", "delta.degree", "Stages", "delta.stages", "Mu", "delta.mu",
-		"ResubmitDelay", "delta.resubmit_delay", "Rate", "rho*mu",
-	)
-	slottedFieldNames = strings.NewReplacer(
-		"Run.MaxWarmup", "run.max_warmup", "Run.MinMeasure", "run.min_measure", "Run.MaxSlots", "run.max_cycles",
-		"MaxSlots", "run.max_cycles", "Run.TargetRelCI", "run.target_rel_ci", "Run.MaxBatches", "run.max_batches",
-		"Run.MinBatches", "run.min_batches", "MinBatches", "run.min_batches", "Run.BacklogLimit", "run.backlog_limit",
-		"Run.Warmup", "run.warmup", "Run.Period", "run.period", "Dim", "slotted.dimensions",
-	)
-)
 
 // runControl maps run: to the network engine's run control. backlog_limit
 // is per node, as in every mode (docs/config.md); the engine compares its
