@@ -27,6 +27,8 @@ func goFieldNames(t reflect.Type, prefix string, names map[string]bool, leaves *
 var notFromFile = map[string]bool{
 	"closed:Pattern.Seed":  true, // the pattern's stream comes from the run's seed
 	"closed:Pattern.Table": true, // a precomputed table, built by the engine
+	"network:Unit":         true, // the time step's name in reasons: "cycle", the network's own
+	"network:TimeScale":    true, // time per step: 1 cycle
 }
 
 // leakedNames returns the words of msg that are Go field names of the
