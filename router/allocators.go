@@ -21,21 +21,33 @@ func (r *Router) newAllocators() error {
 		if err != nil {
 			return err
 		}
-		r.vaAlloc = a
+		r.named = &namedAllocators{va: a}
 	}
 	if name := r.cfg.SwitchAllocator; name != "" {
 		a, err := alloc.New(name, r.ports, r.ports, iters)
 		if err != nil {
 			return err
 		}
-		r.swAlloc = a
-		r.swVC = make([]int8, r.ports*r.ports)
+		if r.named == nil {
+			r.named = &namedAllocators{}
+		}
+		r.named.sw = a
+		r.named.swVC = make([]int8, r.ports*r.ports)
 	}
-	if r.vaAlloc != nil || r.swAlloc != nil {
-		r.allocReq = make([]uint64, max(n, r.ports))
-		r.allocGrant = make([]int, max(n, r.ports))
+	if r.named != nil {
+		r.named.req = make([]uint64, max(n, r.ports))
+		r.named.grant = make([]int, max(n, r.ports))
 	}
 	return nil
+}
+
+// namedAllocators are a router's allocators of package alloc, with their
+// request and grant scratch.
+type namedAllocators struct {
+	va, sw alloc.Allocator // nil: the built-in one
+	req    []uint64
+	grant  []int
+	swVC   []int8 // per input port p and output port q: the VC p offers q (p*ports+q)
 }
 
 // allocateVCsWith is VC allocation by the allocator of Arch.VCAllocator:
@@ -46,7 +58,7 @@ func (r *Router) newAllocators() error {
 // (selectVC): their one request per header goes through the allocator.
 func (r *Router) allocateVCsWith(now sim.Cycle) {
 	n := len(r.in)
-	req := r.allocReq[:n]
+	req := r.named.req[:n]
 	clear(req)
 	for ports := r.vaPorts; ports != 0; ports &= ports - 1 {
 		p := bits.TrailingZeros64(ports)
@@ -74,8 +86,8 @@ func (r *Router) allocateVCsWith(now sim.Cycle) {
 			}
 		}
 	}
-	grant := r.allocGrant[:n]
-	r.vaAlloc.Allocate(req, grant)
+	grant := r.named.grant[:n]
+	r.named.va.Allocate(req, grant)
 	for i, o := range grant {
 		if o >= 0 {
 			r.grantVC(int32(i), int32(o), now)
@@ -90,7 +102,7 @@ func (r *Router) allocateVCsWith(now sim.Cycle) {
 // with output ports; a winning port's pointer moves past the VC that won.
 func (r *Router) allocateSwitchWith(now sim.Cycle) (moved int) {
 	P := r.ports
-	req := r.allocReq[:P]
+	req := r.named.req[:P]
 	clear(req)
 	vcs := uint(r.vcs)
 	for ports := r.saPorts; ports != 0; ports &= ports - 1 {
@@ -113,18 +125,18 @@ func (r *Router) allocateSwitchWith(now sim.Cycle) (moved int) {
 			q := uint(ivc.outPort)
 			if req[p]>>q&1 == 0 {
 				req[p] |= 1 << q
-				r.swVC[int(p)*P+int(q)] = int8(v)
+				r.named.swVC[int(p)*P+int(q)] = int8(v)
 			}
 		}
 	}
-	grant := r.allocGrant[:P]
-	r.swAlloc.Allocate(req, grant)
+	grant := r.named.grant[:P]
+	r.named.sw.Allocate(req, grant)
 	for p, q := range grant {
 		if q < 0 {
 			continue
 		}
-		v := uint(r.swVC[p*P+q])
-		r.port[p&63].saInPtr = int32(wrap(v+1, vcs))
+		v := uint(r.named.swVC[p*P+q])
+		r.port[p&63].saInPtr = int16(wrap(v+1, vcs))
 		r.traverse(p*r.vcs+int(v), now)
 		moved++
 	}

@@ -2,6 +2,7 @@ package router
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/flitsim/flitsim/sim"
 )
@@ -37,16 +38,16 @@ type Fabric struct {
 type link struct {
 	to     *Router
 	offset int32
-	delay  sim.Cycle
-	credit sim.Cycle
+	delay  int32 // link latency in cycles (SetLatency keeps it within int32)
+	credit int32 // credit latency in cycles
 }
 
 // Attach makes r a router of fabric f: its input slots become credits read
 // by whoever feeds them (Connect, CanAccept) and it no longer reports
 // CreditsOut.
 func (r *Router) Attach(f *Fabric) error {
-	if f.LinkDelay < 1 || f.CreditDelay < 1 || f.Wake == nil {
-		return fmt.Errorf("router %d: fabric needs LinkDelay and CreditDelay >= 1 and a wake set", r.id)
+	if f.LinkDelay < 1 || f.CreditDelay < 1 || f.LinkDelay > math.MaxInt32 || f.CreditDelay > math.MaxInt32 || f.Wake == nil {
+		return fmt.Errorf("router %d: fabric needs LinkDelay and CreditDelay in 1..%d and a wake set", r.id, math.MaxInt32)
 	}
 	if len(*f.Wake)*64 <= r.id {
 		return fmt.Errorf("router %d: wake set holds %d routers", r.id, len(*f.Wake)*64)
@@ -69,7 +70,7 @@ func (r *Router) Connect(q int, down *Router, downPort int) error {
 	case down.vcs != r.vcs || down.depth != r.depth:
 		return fmt.Errorf("router %d: connect to router %d with %d VCs x %d flits, want %d x %d", r.id, down.id, down.vcs, down.depth, r.vcs, r.depth)
 	}
-	r.port[q].link = link{to: down, offset: int32((downPort - q) * r.vcs), delay: r.fab.LinkDelay, credit: r.fab.CreditDelay}
+	r.port[q].link = link{to: down, offset: int32((downPort - q) * r.vcs), delay: int32(r.fab.LinkDelay), credit: int32(r.fab.CreditDelay)}
 	down.up[downPort] = upLink{from: r, offset: int32((downPort - q) * r.vcs)}
 	return nil
 }
@@ -84,10 +85,10 @@ func (r *Router) SetLatency(q int, linkDelay, creditDelay sim.Cycle) error {
 	switch {
 	case q < 0 || q >= r.ports || r.port[q].link.to == nil:
 		return fmt.Errorf("router %d: SetLatency on port %d, which is not wired to a router", r.id, q)
-	case linkDelay < 1 || creditDelay < 1:
-		return fmt.Errorf("router %d: port %d link delay %d, credit delay %d, want >= 1", r.id, q, linkDelay, creditDelay)
+	case linkDelay < 1 || creditDelay < 1 || linkDelay > math.MaxInt32 || creditDelay > math.MaxInt32:
+		return fmt.Errorf("router %d: port %d link delay %d, credit delay %d, want 1..%d", r.id, q, linkDelay, creditDelay, math.MaxInt32)
 	}
-	r.port[q].link.delay, r.port[q].link.credit = linkDelay, creditDelay
+	r.port[q].link.delay, r.port[q].link.credit = int32(linkDelay), int32(creditDelay)
 	return nil
 }
 
@@ -103,7 +104,7 @@ func (r *Router) UsedCredits(q int, now sim.Cycle) int {
 		o := base + v
 		switch {
 		case l.to != nil:
-			used += r.depth - int(l.to.visibleFree(o+l.offset, now-l.credit))
+			used += r.depth - int(l.to.visibleFree(o+l.offset, now-sim.Cycle(l.credit)))
 		case int(o) < r.noInfiniteCreditsAt:
 			used += r.depth - int(r.ovCredits[o])
 		}
@@ -189,7 +190,7 @@ func (r *Router) visibleFree(i int32, seen sim.Cycle) int32 {
 // ovCredits, where the local port's count is unlimited.
 func (r *Router) hasCredits(q, o, need int32, now sim.Cycle) bool {
 	if l := &r.port[q]; l.to != nil {
-		return l.to.freeFor(o+l.offset, need, now-l.credit)
+		return l.to.freeFor(o+l.offset, need, now-sim.Cycle(l.credit))
 	}
 	return r.ovCredits[o] >= need
 }
@@ -198,7 +199,7 @@ func (r *Router) hasCredits(q, o, need int32, now sim.Cycle) bool {
 // cycle now, for reports; -1 means unlimited (a sink port).
 func (r *Router) creditCount(q, o int32, now sim.Cycle) int {
 	if l := &r.port[q]; l.to != nil {
-		return int(l.to.visibleFree(o+l.offset, now-l.credit))
+		return int(l.to.visibleFree(o+l.offset, now-sim.Cycle(l.credit)))
 	}
 	if int(o) >= r.noInfiniteCreditsAt {
 		return -1

@@ -40,13 +40,13 @@ func MemoryBytes(ports int, cfg Arch, classes int, adaptive bool) int64 {
 //
 //	down, vcFlits          n·(4 + 8)
 //	dec, qset              16 + 8
-//	Ejected                ports·sizeof(Flit)
+//	Ejected                sizeof(Flit) (one port to a sink, the local one, in a direct network)
 //	its word's share       sizeof(planeWord)/64
 func PlaneMemoryBytes(ports int, cfg Arch) int64 {
 	n := int64(ports) * int64(cfg.VCs)
 	b := n * (4 + 8)
 	b += 16 + 8 // dec, qset
-	b += int64(ports) * int64(unsafe.Sizeof(Flit{}))
+	b += int64(unsafe.Sizeof(Flit{}))
 	b += int64(unsafe.Sizeof(planeWord{}))/64 + 1
 	return b
 }

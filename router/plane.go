@@ -116,12 +116,9 @@ type Plane struct {
 type planeWord struct {
 	elig [64]uint64     // [i]: input VC i may request the switch
 	inLE [64]uint64     // [i]: the input-stage pointer of port p is <= v
-	sel  [64]uint64     // [i]: scratch, port p requests with VC v
 	dirQ [64][16]uint64 // [i][q]: input VC i owns an output VC of port q
 
 	outLE [256]uint64 // [q<<4|p]: the output-stage pointer of port q is <= p
-	req   [256]uint64 // [q<<4|p]: scratch, input port p requests output port q
-	grant [256]uint64 // [q<<4|p]: scratch, output port q grants input port p
 
 	granted [16]uint64    // [q]: scratch, output port q granted someone
 	pbits   [16][4]uint64 // [q][k]: scratch, bit k of the input port q granted
@@ -207,7 +204,7 @@ func NewPlane(f *Fabric, routers []*Router, horizon int) (*Plane, error) {
 			return nil, fmt.Errorf("router %d: already in a plane", r.id)
 		}
 		for q := range r.ports {
-			if l := r.port[q].link; l.to != nil && (l.delay != f.LinkDelay || l.credit != f.CreditDelay) {
+			if l := r.port[q].link; l.to != nil && (sim.Cycle(l.delay) != f.LinkDelay || sim.Cycle(l.credit) != f.CreditDelay) {
 				return nil, fmt.Errorf("router %d: port %d has its own link timing (SetLatency); a plane needs the fabric's", r.id, q)
 			}
 		}
@@ -246,7 +243,13 @@ func NewPlane(f *Fabric, routers []*Router, horizon int) (*Plane, error) {
 	pl.vaWait = make([]uint64, len(pl.words))
 	pl.wheel = make([][]int32, span)
 	pl.wmask = sim.Cycle(span - 1)
-	pl.Ejected = make([]Flit, 0, len(routers)*pl.ports) // at most one flit per output port and router
+	sinks := 0 // output ports leading to no router: at most one flit each per cycle
+	for _, r := range routers {
+		for q := range r.ports {
+			sinks += int(b2u(r.port[q].link.to == nil))
+		}
+	}
+	pl.Ejected = make([]Flit, 0, sinks)
 	for w := range pl.words {
 		pw := &pl.words[w]
 		for k := range pw.inLE {
@@ -385,6 +388,11 @@ func (pw *planeWord) requesting(n int) bool {
 //go:noinline
 func (pl *Plane) allocate(pw *planeWord) {
 	P, V := pl.ports, pl.vcs
+	// Scratch, on the stack (in each planeWord it cost 72 bytes a router):
+	// sel[i] port p requests with VC v; reqs[q<<4|p] input port p requests
+	// output port q; grant[q<<4|p] output port q grants input port p.
+	var sel [64]uint64
+	var reqs, grant [256]uint64
 	// Input stage: each input port picks its first eligible VC at or after
 	// its pointer, and requests that VC's output port.
 	for p := 0; p < P; p++ {
@@ -393,15 +401,15 @@ func (pl *Plane) allocate(pw *planeWord) {
 		for v := 0; v < V; v++ {
 			i := (base + v) & 63
 			s := pw.elig[i] & pw.inLE[i] &^ found
-			pw.sel[i] = s
+			sel[i] = s
 			found |= s
 		}
 		var req [MaxPlanePorts]uint64
 		var sv [MaxPlaneVCs]uint64 // the final choice, by VC
 		for v := 0; v < V; v++ {
 			i := (base + v) & 63
-			s := pw.sel[i] | pw.elig[i]&^found
-			pw.sel[i] = s
+			s := sel[i] | pw.elig[i]&^found
+			sel[i] = s
 			sv[v&7] = s
 			found |= s
 			row := &pw.dirQ[i]
@@ -411,7 +419,7 @@ func (pl *Plane) allocate(pw *planeWord) {
 		}
 		pw.vbits[p&15] = [3]uint64{sv[1] | sv[3] | sv[5] | sv[7], sv[2] | sv[3] | sv[6] | sv[7], sv[4] | sv[5] | sv[6] | sv[7]}
 		for q := 0; q < P; q++ {
-			pw.req[(q<<4|p)&255] = req[q&15]
+			reqs[(q<<4|p)&255] = req[q&15]
 		}
 	}
 	// Output stage: each output port grants its first requesting input
@@ -422,31 +430,31 @@ func (pl *Plane) allocate(pw *planeWord) {
 		var found uint64
 		for p := 0; p < P; p++ {
 			k := (row | p) & 255
-			g := pw.req[k] & pw.outLE[k] &^ found
-			pw.grant[k] = g
+			g := reqs[k] & pw.outLE[k] &^ found
+			grant[k] = g
 			found |= g
 		}
 		for p := 0; p < P; p++ {
 			k := (row | p) & 255
-			g := pw.grant[k] | pw.req[k]&^found
-			pw.grant[k] = g
+			g := grant[k] | reqs[k]&^found
+			grant[k] = g
 			found |= g
 			inGranted[p&15] |= g
 		}
 		pw.granted[q&15] = found
 		// The granted input port in binary (grant entries of ports >= P
 		// are never written: zero).
-		g := (*[16]uint64)(pw.grant[row&255 : row&255+16])
+		g := (*[16]uint64)(grant[row&255 : row&255+16])
 		pw.pbits[q&15] = [4]uint64{
 			g[1] | g[3] | g[5] | g[7] | g[9] | g[11] | g[13] | g[15],
 			g[2] | g[3] | g[6] | g[7] | g[10] | g[11] | g[14] | g[15],
 			g[4] | g[5] | g[6] | g[7] | g[12] | g[13] | g[14] | g[15],
 			g[8] | g[9] | g[10] | g[11] | g[12] | g[13] | g[14] | g[15],
 		}
-		cum := pw.grant[(row|(P-1))&255] // granted the last port: the pointer wraps to 0
+		cum := grant[(row|(P-1))&255] // granted the last port: the pointer wraps to 0
 		for k := 0; k < P; k++ {
 			if k > 0 {
-				cum |= pw.grant[(row|(k-1))&255]
+				cum |= grant[(row|(k-1))&255]
 			}
 			j := (row | k) & 255
 			pw.outLE[j] = pw.outLE[j]&^found | cum
@@ -457,11 +465,11 @@ func (pl *Plane) allocate(pw *planeWord) {
 	for p := 0; p < P; p++ {
 		g := inGranted[p&15]
 		base := p * V
-		cum := pw.sel[(base+V-1)&63] & g
+		cum := sel[(base+V-1)&63] & g
 		for k := 0; k < V; k++ {
 			j := (base + k) & 63
 			if k > 0 {
-				cum |= pw.sel[(j-1)&63] & g
+				cum |= sel[(j-1)&63] & g
 			}
 			pw.inLE[j] = pw.inLE[j]&^g | cum
 		}
@@ -666,7 +674,7 @@ func (pl *Plane) move(list []int32, now sim.Cycle) int {
 				slow = movedEval
 			}
 			k := len(pl.Ejected)
-			pl.Ejected = pl.Ejected[:k+1] // (NewPlane gives it room for one flit per output port)
+			pl.Ejected = pl.Ejected[:k+1] // (NewPlane gives it room for one flit per output port to a sink)
 			pl.Ejected[k] = sl.flit
 		}
 		if ivc.feederWaits {

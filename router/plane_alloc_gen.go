@@ -21,9 +21,8 @@ var generatedAllocators = [...]struct {
 
 // allocate3x1 is allocate for 3 ports and 1 VC, generated straight
 // line by gen_plane_alloc.go from allocate's own formulas; it must leave pw
-// exactly as allocate does, bar the scratch sel, req and grant (which
-// nothing else reads): TestPlaneAllocateWordMatchesAllocate. (Kept out of
-// line, as allocate.)
+// exactly as allocate does: TestPlaneAllocateWordMatchesAllocate. (Kept
+// out of line, as allocate.)
 //
 //go:noinline
 func (*Plane) allocate3x1(pw *planeWord) {
@@ -127,9 +126,8 @@ func (*Plane) allocate3x1(pw *planeWord) {
 
 // allocate3x2 is allocate for 3 ports and 2 VCs, generated straight
 // line by gen_plane_alloc.go from allocate's own formulas; it must leave pw
-// exactly as allocate does, bar the scratch sel, req and grant (which
-// nothing else reads): TestPlaneAllocateWordMatchesAllocate. (Kept out of
-// line, as allocate.)
+// exactly as allocate does: TestPlaneAllocateWordMatchesAllocate. (Kept
+// out of line, as allocate.)
 //
 //go:noinline
 func (*Plane) allocate3x2(pw *planeWord) {
@@ -283,9 +281,8 @@ func (*Plane) allocate3x2(pw *planeWord) {
 
 // allocate5x1 is allocate for 5 ports and 1 VC, generated straight
 // line by gen_plane_alloc.go from allocate's own formulas; it must leave pw
-// exactly as allocate does, bar the scratch sel, req and grant (which
-// nothing else reads): TestPlaneAllocateWordMatchesAllocate. (Kept out of
-// line, as allocate.)
+// exactly as allocate does: TestPlaneAllocateWordMatchesAllocate. (Kept
+// out of line, as allocate.)
 //
 //go:noinline
 func (*Plane) allocate5x1(pw *planeWord) {
@@ -566,9 +563,8 @@ func (*Plane) allocate5x1(pw *planeWord) {
 
 // allocate5x2 is allocate for 5 ports and 2 VCs, generated straight
 // line by gen_plane_alloc.go from allocate's own formulas; it must leave pw
-// exactly as allocate does, bar the scratch sel, req and grant (which
-// nothing else reads): TestPlaneAllocateWordMatchesAllocate. (Kept out of
-// line, as allocate.)
+// exactly as allocate does: TestPlaneAllocateWordMatchesAllocate. (Kept
+// out of line, as allocate.)
 //
 //go:noinline
 func (*Plane) allocate5x2(pw *planeWord) {
@@ -941,9 +937,8 @@ func (*Plane) allocate5x2(pw *planeWord) {
 
 // allocate5x4 is allocate for 5 ports and 4 VCs, generated straight
 // line by gen_plane_alloc.go from allocate's own formulas; it must leave pw
-// exactly as allocate does, bar the scratch sel, req and grant (which
-// nothing else reads): TestPlaneAllocateWordMatchesAllocate. (Kept out of
-// line, as allocate.)
+// exactly as allocate does: TestPlaneAllocateWordMatchesAllocate. (Kept
+// out of line, as allocate.)
 //
 //go:noinline
 func (*Plane) allocate5x4(pw *planeWord) {
@@ -1431,9 +1426,8 @@ func (*Plane) allocate5x4(pw *planeWord) {
 
 // allocate7x2 is allocate for 7 ports and 2 VCs, generated straight
 // line by gen_plane_alloc.go from allocate's own formulas; it must leave pw
-// exactly as allocate does, bar the scratch sel, req and grant (which
-// nothing else reads): TestPlaneAllocateWordMatchesAllocate. (Kept out of
-// line, as allocate.)
+// exactly as allocate does: TestPlaneAllocateWordMatchesAllocate. (Kept
+// out of line, as allocate.)
 //
 //go:noinline
 func (*Plane) allocate7x2(pw *planeWord) {
@@ -2118,9 +2112,8 @@ func (*Plane) allocate7x2(pw *planeWord) {
 
 // allocate9x2 is allocate for 9 ports and 2 VCs, generated straight
 // line by gen_plane_alloc.go from allocate's own formulas; it must leave pw
-// exactly as allocate does, bar the scratch sel, req and grant (which
-// nothing else reads): TestPlaneAllocateWordMatchesAllocate. (Kept out of
-// line, as allocate.)
+// exactly as allocate does: TestPlaneAllocateWordMatchesAllocate. (Kept
+// out of line, as allocate.)
 //
 //go:noinline
 func (*Plane) allocate9x2(pw *planeWord) {
@@ -3222,9 +3215,8 @@ func (*Plane) allocate9x2(pw *planeWord) {
 
 // allocate11x2 is allocate for 11 ports and 2 VCs, generated straight
 // line by gen_plane_alloc.go from allocate's own formulas; it must leave pw
-// exactly as allocate does, bar the scratch sel, req and grant (which
-// nothing else reads): TestPlaneAllocateWordMatchesAllocate. (Kept out of
-// line, as allocate.)
+// exactly as allocate does: TestPlaneAllocateWordMatchesAllocate. (Kept
+// out of line, as allocate.)
 //
 //go:noinline
 func (*Plane) allocate11x2(pw *planeWord) {

@@ -217,9 +217,9 @@ type portState struct {
 	saMask    uint64 // as an input port: VCs requesting the switch
 	vaMask    uint64 // as an input port: VCs waiting for VC allocation
 	saReqBy   uint64 // SA scratch, as an output port: the input ports requesting it
-	saInPtr   int32  // SA input-stage pointer
-	saOutPtr  int32  // SA output-stage pointer
-	saReqVC   int32  // SA scratch, as an input port: the VC it requests with
+	saInPtr   int16  // SA input-stage pointer (ports and VCs are at most 64)
+	saOutPtr  int16  // SA output-stage pointer
+	saReqVC   int16  // SA scratch, as an input port: the VC it requests with
 	link             // as an output port: where it leads (fabric.go)
 	linkFlits int64  // as an output port: flits sent to a connected router
 }
@@ -329,12 +329,10 @@ type Router struct {
 	portOf []uint8 // per input VC: its port (no division on the hot path)
 	vcOf   []uint8 // per input VC: its index within the port
 
-	// Allocators of package alloc (Arch.VCAllocator, SwitchAllocator),
-	// nil for the built-in ones, with their request and grant scratch.
-	vaAlloc, swAlloc alloc.Allocator
-	allocReq         []uint64
-	allocGrant       []int
-	swVC             []int8 // per input port p and output port q: the VC p offers q (p*ports+q)
+	// Allocators of package alloc (Arch.VCAllocator, SwitchAllocator), nil
+	// when both are the built-in ones (behind a pointer: the Router then
+	// fits a 1 KiB size class, issue 20).
+	named *namedAllocators
 
 	// scratch, reused every cycle
 	cand      []Candidate
@@ -747,7 +745,7 @@ func (r *Router) Step(now sim.Cycle) int {
 		return 0
 	}
 	if r.waitingVA > 0 {
-		if r.vaAlloc != nil {
+		if r.named != nil && r.named.va != nil {
 			r.allocateVCsWith(now)
 		} else {
 			r.allocateVCs(now)
@@ -888,7 +886,7 @@ func (r *Router) requestVC(i int, o int32) {
 // held in locals and shift counts are masked, so the compiler emits no
 // shift checks for them.
 func (r *Router) allocateSwitch(now sim.Cycle) (moved int) {
-	if r.swAlloc != nil {
+	if r.named != nil && r.named.sw != nil {
 		return r.allocateSwitchWith(now)
 	}
 	in := r.in
@@ -915,7 +913,7 @@ func (r *Router) allocateSwitch(now sim.Cycle) (moved int) {
 			if saf && !r.arrived(int(i), ivc.remain, now) {
 				continue
 			}
-			ps.saReqVC = int32(v)
+			ps.saReqVC = int16(v)
 			q := uint(ivc.outPort) & 63
 			r.port[q].saReqBy |= 1 << p
 			requested |= 1 << q
@@ -932,10 +930,10 @@ func (r *Router) allocateSwitch(now sim.Cycle) (moved int) {
 		start := uint(qs.saOutPtr)
 		p := wrap(start+uint(bits.TrailingZeros64(rotate(qs.saReqBy, start, nports, portMask))), nports)
 		qs.saReqBy = 0
-		qs.saOutPtr = int32(wrap(p+1, nports))
+		qs.saOutPtr = int16(wrap(p+1, nports))
 		ps := &r.port[p]
 		v := uint(ps.saReqVC)
-		ps.saInPtr = int32(wrap(v+1, vcs))
+		ps.saInPtr = int16(wrap(v+1, vcs))
 		r.traverse(int(p*vcs+v), now)
 		moved++
 	}
@@ -974,7 +972,7 @@ func (r *Router) traverse(i int, now sim.Cycle) {
 	if l := &r.port[q]; l.to != nil {
 		f.Hops++
 		l.linkFlits++
-		l.to.accept(int(o+l.offset), f, now+l.delay)
+		l.to.accept(int(o+l.offset), f, now+sim.Cycle(l.delay))
 	} else {
 		r.ovCredits[o] -= int32(b2u(int(o) < r.noInfiniteCreditsAt)) // the local port's count is unlimited
 		r.Sent = append(r.Sent, Departure{Port: int(q), VC: int(o - q*int32(r.vcs)), Flit: f})

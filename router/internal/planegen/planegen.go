@@ -181,9 +181,8 @@ func emit(b *bytes.Buffer, P, V int) {
 	fmt.Fprintf(b, `
 // allocate%[1]dx%[2]d is allocate for %[1]d ports and %[2]d %[3]s, generated straight
 // line by gen_plane_alloc.go from allocate's own formulas; it must leave pw
-// exactly as allocate does, bar the scratch sel, req and grant (which
-// nothing else reads): TestPlaneAllocateWordMatchesAllocate. (Kept out of
-// line, as allocate.)
+// exactly as allocate does: TestPlaneAllocateWordMatchesAllocate. (Kept
+// out of line, as allocate.)
 //
 //go:noinline
 func (*Plane) allocate%[1]dx%[2]d(pw *planeWord) {
