@@ -175,7 +175,7 @@ func (r *Router) own(o, i, q int32, now sim.Cycle) {
 // release frees output VC o of port q.
 func (r *Router) release(o, q int32, now sim.Cycle) {
 	if r.waitingVA > 0 && r.plane != nil {
-		r.plane.vaWait[r.pw] |= r.pbit // a header may have waited for this VC (allocateVCs)
+		r.plane.retryVA(r) // a header may have waited for this VC (allocateVCs)
 	}
 	r.ovOwner[o] = -1
 	r.freeOV |= 1 << (uint(o) & 63)

@@ -35,6 +35,23 @@
 // own, cycle for cycle (see Plane); a router in a plane is not stepped by
 // Step.
 //
+// # Stepping
+//
+// A router is stepped one of three ways, fixed when the network is built:
+//
+//	                 built by                stepped by              departures             credits back
+//	stand-alone      New                     Router.Step             Sent (every port)      CreditsOut to the caller; AddCredit
+//	in a fabric      New, Attach, Connect    Router.Step             wired ports: written   read from the downstream slots;
+//	                                                                 downstream; else Sent  sinks: AddCredit
+//	in a plane       the same, then NewPlane Plane.Step (all its     wired ports: moved by  as in a fabric
+//	                                         routers at once)        the plane; sinks:
+//	                                                                 Plane.Ejected
+//
+// Accept, CanAccept, Inject, AddCredit, Buffered, Waiting and Blocked
+// work in every mode. A router's own Step does nothing (and returns 0)
+// for a router in a plane: its plane steps it. Where a router and its
+// plane meet (the events a router reports to its plane) is planeseat.go.
+//
 // # Pipeline and timing
 //
 // A head flit that is written into an input buffer in cycle a goes through

@@ -112,14 +112,25 @@ func (r *Router) UsedCredits(q int, now sim.Cycle) int {
 	return used
 }
 
-// CanAccept reports whether input VC (port, vc) of an attached router has
-// a slot the feeding NIC may fill in cycle now (its credit has come back).
+// CanAccept reports whether input VC (port, vc) has a slot the feeding NIC
+// may fill in cycle now: in a fabric, one whose credit has come back
+// (CreditDelay after it was freed); stand-alone, any free slot (the
+// caller carries the credits, CreditsOut).
 func (r *Router) CanAccept(port, vc int, now sim.Cycle) bool {
-	return r.freeFor(int32(port*r.vcs+vc), 1, now-r.fab.CreditDelay)
+	return r.freeFor(int32(port*r.vcs+vc), 1, now-r.creditDelay())
 }
 
-// Inject writes flit f into input VC (port, vc) of an attached router if
-// the feeding NIC may fill a slot in cycle now (CanAccept), the flit
+// creditDelay is the cycles from a slot's freeing to its refill: the
+// fabric's CreditDelay, or 0 for a stand-alone router.
+func (r *Router) creditDelay() sim.Cycle {
+	if r.fab == nil {
+		return 0
+	}
+	return r.fab.CreditDelay
+}
+
+// Inject writes flit f into input VC (port, vc) if the feeding NIC may
+// fill a slot in cycle now (CanAccept), the flit
 // arriving in cycle at (now plus the injection line's latency), and
 // reports whether it did: CanAccept and Accept in one (in a plane the slot
 // is found once; outside one Accept finds it again).
@@ -128,7 +139,7 @@ func (r *Router) Inject(port, vc int, f Flit, now, at sim.Cycle) bool {
 	ivc := &r.in[i]
 	d := uint(r.depth)
 	sl := &r.slots[i*r.depth+int(wrap(uint(ivc.head+ivc.count), d))]
-	if uint(ivc.count) >= d || sl.t > now-r.fab.CreditDelay {
+	if uint(ivc.count) >= d || sl.t > now-r.creditDelay() {
 		return false
 	}
 	if r.plane == nil {

@@ -249,6 +249,9 @@ type Router struct {
 	depth    int
 	buffered int // flits in input buffers, those still on their links included
 
+	// The router's seat in its plane: set by NewPlane and read only by
+	// the plane's code (plane.go); the router itself reports to its plane
+	// through the methods of planeseat.go.
 	plane   *Plane     // the fabric's switch allocator, nil when the router allocates alone (plane.go)
 	pword   *planeWord // the plane's word holding this router's bit
 	pbit    uint64
@@ -577,7 +580,7 @@ func (r *Router) AddCredit(port, vc int) {
 		panic(fmt.Sprintf("router %d: output VC (%d,%d) has %d credits for a %d-flit buffer", r.id, port, vc, r.ovCredits[o], r.depth))
 	}
 	if owner := r.ovOwner[o]; owner >= 0 && r.plane != nil {
-		r.plane.at(r.plane.cur, r, owner)
+		r.plane.creditReturned(r, owner)
 	}
 }
 
@@ -733,11 +736,15 @@ func (r *Router) vcRange(c Candidate) (lo, hi int32) {
 	return base + r.classLo[c.Class], base + r.classLo[c.Class+1]
 }
 
-// Step runs one cycle of VC and switch allocation and switch traversal. It
-// returns the number of flits that left the router.
+// Step runs one cycle of a router that allocates on its own (stand-alone
+// or in a fabric): VC and switch allocation and switch traversal. It
+// returns the number of flits that left the router. A router in a plane
+// is stepped by its plane, with all the plane's routers at once
+// (Plane.Step): its own Step does nothing and returns 0 (see Stepping in
+// the package documentation).
 func (r *Router) Step(now sim.Cycle) int {
 	if r.plane != nil {
-		panic(fmt.Sprintf("router %d: in a plane, which steps it (Plane.Step)", r.id))
+		return 0
 	}
 	r.Sent = r.Sent[:0]
 	r.CreditsOut = r.CreditsOut[:0]
@@ -863,8 +870,7 @@ func (r *Router) grantVC(i, o int32, now sim.Cycle) {
 	}
 	r.mark(int(r.portOf[i]), int(r.vcOf[i]))
 	if pl := r.plane; pl != nil {
-		r.pword.dirQ[i&63][ivc.outPort&15] |= r.pbit
-		pl.at(ivc.readyAt, r, i)
+		pl.granted(r, i, ivc.outPort, ivc.readyAt)
 	}
 }
 
@@ -992,7 +998,7 @@ func (r *Router) traverse(i int, now sim.Cycle) {
 func (r *Router) tailLeft(i int, o, q int32, now sim.Cycle) {
 	r.release(o, q, now+1) // busy through this cycle
 	if pl := r.plane; pl != nil {
-		r.pword.dirQ[i&63][q&15] &^= r.pbit
+		pl.released(r, i, q)
 	}
 	r.in[i].state = vcIdle
 	if r.scout != nil {
