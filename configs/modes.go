@@ -49,6 +49,12 @@ type modeRow struct {
 	notRead     []string
 	nodes       func(e *Experiment) int
 
+	// How the mode reads the sections it shares (network:, traffic:).
+	graphs             bool     // network.topology may be a graph (dragonfly, ..., graph)
+	ringsBidirectional bool     // a ring or torus is always bidirectional
+	processes          []string // traffic.process values (nil: the key is not read)
+	morePatterns       []string // traffic.pattern values beside the ones every such mode has
+
 	engineCheck func(e *Experiment, r *reporter) error
 	builtAtLoad bool
 	links       func(e *Experiment) (cfg any, links []fieldLink) // the engine's Config fields and the keys they come from (keys.go)
@@ -94,8 +100,10 @@ func modeRows() []modeRow {
 				validateSweep(e, r, lenOK)
 			},
 			checkRate: checkNetworkRate,
-			timeCap:   "max_cycles",
-			notRead:   []string{"closed", "delta", "slotted", "run.max_time"},
+			graphs:    true, processes: []string{"bernoulli", "poisson", "onoff"},
+			morePatterns: []string{"random-permutation", "halo", "group-shift", "worst-case"},
+			timeCap:      "max_cycles",
+			notRead:      []string{"closed", "delta", "slotted", "run.max_time"},
 			nodes: func(e *Experiment) int {
 				if isGraph(e.Network.Topology) {
 					return graphNodes(e)
@@ -144,7 +152,7 @@ func modeRows() []modeRow {
 					r.errorf(key, "a population is a whole number of messages in [1, %d], got %g", maxPopulation, v)
 				}
 			},
-			timeCap: "max_time", needsTarget: true,
+			timeCap: "max_time", needsTarget: true, ringsBidirectional: true,
 			notRead: []string{
 				"network.bidirectional", "network.link_latency", "network.credit_delay", "network.injection_latency",
 				"network.ejection_latency", "network.ejection_vcs", "network.injection_vcs", "router", "routing", "switching",

@@ -120,7 +120,7 @@ func diameter(e *Experiment) int {
 	case "bus":
 		return 1
 	case "ring", "torus":
-		if nw.Bidirectional || e.Mode == "closed" {
+		if nw.Bidirectional || modeOf(e.Mode).ringsBidirectional {
 			return nw.Dimensions * (nw.Radix / 2)
 		}
 		return nw.Dimensions * (nw.Radix - 1)
@@ -129,7 +129,7 @@ func diameter(e *Experiment) int {
 	case "hypercube":
 		return nw.Dimensions
 	}
-	if e.Mode == "network" && isGraph(nw.Topology) {
+	if modeOf(e.Mode).graphs && isGraph(nw.Topology) {
 		return graphDiameter(e)
 	}
 	return 0
@@ -421,14 +421,13 @@ func validateSwitching(e *Experiment, r *reporter, maxLen int, lenOK bool) {
 // validateTraffic checks the destination pattern and injection process.
 func validateTraffic(e *Experiment, r *reporter, topoOK bool) {
 	t := &e.Traffic
-	if e.Mode == "network" {
-		oneOf(r, "traffic.process", t.Process, "bernoulli", "poisson", "onoff")
+	row := modeOf(e.Mode)
+	if row.processes != nil {
+		oneOf(r, "traffic.process", t.Process, row.processes...)
 		validateOnOff(e, r)
 	}
 	patterns := []string{"uniform", "locality", "decay", "transpose", "bit-complement", "bit-reverse", "shuffle", "tornado", "neighbour", "hotspot"}
-	if e.Mode == "network" {
-		patterns = append(patterns, "random-permutation", "halo", "group-shift", "worst-case")
-	}
+	patterns = append(patterns, row.morePatterns...)
 	if !oneOf(r, "traffic.pattern", t.Pattern, patterns...) {
 		return
 	}
@@ -503,7 +502,7 @@ func validateTraffic(e *Experiment, r *reporter, topoOK bool) {
 	if !topoOK {
 		return
 	}
-	if e.Mode == "network" && isGraph(nw.Topology) {
+	if row.graphs && isGraph(nw.Topology) {
 		validateGraphPattern(e, r)
 		return
 	}
