@@ -2,9 +2,8 @@ package validation
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
+	"io"
 	"math"
 	"os"
 	"sort"
@@ -70,14 +69,26 @@ func (b Baseline) KnownFailure(c Comparison) bool {
 	return c.Failed() && ok && e.Verdict == Fail
 }
 
-// LoadBaseline reads a baseline file; a missing file is an empty baseline.
+// MaxBaselineBytes bounds the size of a baseline file LoadBaseline reads:
+// a committed baseline is a few kilobytes (one short entry per
+// comparison); anything near this size is not one.
+const MaxBaselineBytes = 4 << 20
+
+// LoadBaseline reads a baseline file. A missing file, a file larger than
+// MaxBaselineBytes and malformed JSON are errors naming the file: a
+// mistyped --baseline must not run unguarded.
 func LoadBaseline(path string) (Baseline, error) {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return Baseline{}, nil
-	}
+	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("validation: baseline: %w", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxBaselineBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("validation: baseline %s: %w", path, err)
+	}
+	if len(data) > MaxBaselineBytes {
+		return nil, fmt.Errorf("validation: baseline %s is larger than %d bytes, the most a baseline may have (one short entry per comparison): not a baseline file?", path, MaxBaselineBytes)
 	}
 	b := Baseline{}
 	if err := json.Unmarshal(data, &b); err != nil {

@@ -348,8 +348,10 @@ func Compare(config string, pts []SimPoint, c Curve, tol Tolerance) Comparison {
 // saturation a network delivers what it can sustain. When no point
 // saturated but the simulator carried a load above the model's saturation
 // (status ok), the largest such load is a lower bound on the simulated
-// saturation throughput; the error is then taken against it and is a bound
-// on the true error (Reason says so).
+// saturation throughput; the error is then taken against it and is a lower
+// bound on the size of the true error: beyond the tolerance the comparison
+// fails, within it the verdict is NoData (a bound within the tolerance
+// shows nothing; it fails unless the Setup expects no data), never Pass.
 //
 //	Err = (model saturation − measured) / measured
 //
@@ -397,8 +399,17 @@ func CompareSaturation(config string, pts []SimPoint, c Curve, tol Tolerance) (C
 	case math.Abs(e) > tol.Saturation:
 		out.Verdict = Fail
 		out.Reason = fmt.Sprintf("model saturation %.4g vs measured saturation throughput %.4g: error %.3g > saturation tolerance %.3g%s", c.Saturation, measured, e, tol.Saturation, note)
-	default:
-		out.Reason = strings.TrimPrefix(note, "; ")
+	case !saturated:
+		// A bound within the tolerance shows nothing: the true error is
+		// at least |e| and may be far beyond the tolerance.
+		out.Verdict, out.Eligible = NoData, 0
+		out.MeanErr, out.MaxErr, out.MeanExcess, out.MaxExcess = math.NaN(), math.NaN(), math.NaN(), math.NaN()
+		out.Points[0].Eligible = false
+		out.Reason = fmt.Sprintf("no point saturated: the simulator carried %.4g, above the model's saturation %.4g, so the error is at least %.3g in size, which does not show it within the saturation tolerance %.3g (a load beyond the simulated saturation decides it)",
+			maxOK, c.Saturation, math.Abs(e), tol.Saturation)
+		if tol.ExpectNoData != "" {
+			out.Reason += "; expected: " + tol.ExpectNoData
+		}
 	}
 	return out, true
 }

@@ -1,7 +1,9 @@
 package validation
 
 import (
+	"bytes"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -203,8 +205,18 @@ func TestBaseline(t *testing.T) {
 	if err != nil || len(b2) != 2 || b2["b/m"] != (BaselineEntry{0.10, Pass}) {
 		t.Fatalf("reloaded %v, %v", b2, err)
 	}
-	if missing, err := LoadBaseline(filepath.Join(t.TempDir(), "none.json")); err != nil || len(missing) != 0 {
-		t.Fatalf("missing file: %v, %v", missing, err)
+	// A missing file and one too large to be a baseline are refused by
+	// name, before anything runs unguarded or a huge file is read.
+	none := filepath.Join(t.TempDir(), "none.json")
+	if _, err := LoadBaseline(none); err == nil || !strings.Contains(err.Error(), none) {
+		t.Errorf("missing file: %v, want an error naming it", err)
+	}
+	big := filepath.Join(t.TempDir(), "big.json")
+	if err := os.WriteFile(big, bytes.Repeat([]byte(" "), MaxBaselineBytes+1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadBaseline(big); err == nil || !strings.Contains(err.Error(), big) || !strings.Contains(err.Error(), "larger than") {
+		t.Errorf("oversized file: %v, want an error naming it and its size limit", err)
 	}
 	now := []Comparison{
 		{Config: "a", Model: "m", Verdict: Pass, MeanErr: 0.069}, // within 0.02
@@ -271,6 +283,15 @@ func TestCompareSaturation(t *testing.T) {
 	got, ok = CompareSaturation("x", stable, curve(0.4, Estimate), Tolerance{Saturation: 0.15})
 	if !ok || got.Verdict != Fail || math.Abs(got.Points[0].Err-(-0.2)) > 1e-12 || !strings.Contains(got.Reason, "is a bound") {
 		t.Errorf("bound: %+v", got)
+	}
+	// The same bound within the tolerance shows nothing (the true error
+	// may be far larger): no data, which fails, never a pass.
+	got, ok = CompareSaturation("x", stable, curve(0.4, Estimate), Tolerance{Saturation: 0.25})
+	if !ok || got.Verdict != NoData || !got.Failed() || !math.IsNaN(got.MeanErr) || !strings.Contains(got.Reason, "no point saturated") {
+		t.Errorf("bound within the tolerance: %+v", got)
+	}
+	if got, _ = CompareSaturation("x", stable, curve(0.4, Estimate), Tolerance{Saturation: 0.25, ExpectNoData: "e"}); got.Verdict != NoData || got.Failed() {
+		t.Errorf("bound within the tolerance, no data expected: %+v", got)
 	}
 	// The sweep stays below the model's saturation and nothing saturated.
 	if _, ok = CompareSaturation("x", stable, curve(0.6, Estimate), Tolerance{}); ok {

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -17,7 +19,8 @@ import (
 var (
 	fullRun        = flag.Bool("validation.full", false, "run the full validation set (tens of minutes on two cores)")
 	reportDir      = flag.String("validation.out", "", "write the report of the run to this directory")
-	updateBaseline = flag.Bool("validation.update-baseline", false, "rewrite the committed baseline from this run")
+	updateBaseline = flag.Bool("validation.update-baseline", false, "rewrite the committed baseline from this run (with -validation.run: only the rows of the experiments run)")
+	runFilter      = flag.String("validation.run", "", "with -validation.full: run only the experiments whose name matches this regular expression (docs/validation.md)")
 )
 
 const (
@@ -48,12 +51,29 @@ func runSet(t *testing.T, setups []Setup, baselinePath string) Report {
 	t.Logf("%d configs in %v", len(setups), time.Since(start).Round(time.Second))
 	judge(t, rep, base)
 	if *updateBaseline {
-		if err := NewBaseline(rep.Comparisons()).Save(baselinePath); err != nil {
+		if err := updatedBaseline(base, setups, rep).Save(baselinePath); err != nil {
 			t.Fatal(err)
 		}
 		t.Logf("baseline written to %s", baselinePath)
 	}
 	return rep
+}
+
+// updatedBaseline returns base with the rows of the experiments in setups
+// replaced by rep's (rows of the experiments not run are kept, so a
+// filtered run rewrites only its own).
+func updatedBaseline(base Baseline, setups []Setup, rep Report) Baseline {
+	out := NewBaseline(rep.Comparisons())
+	ran := map[string]bool{}
+	for _, s := range setups {
+		ran[s.Name] = true
+	}
+	for k, e := range base {
+		if cfg, _, _ := strings.Cut(k, "/"); !ran[cfg] {
+			out[k] = e
+		}
+	}
+	return out
 }
 
 // judge logs every comparison of rep and fails t on errors, regressions and
@@ -82,6 +102,9 @@ func judge(t *testing.T, rep Report, base Baseline) {
 			}
 			if e, ok := base[BaselineKey(c)]; ok && e.Verdict == Fail && !c.Failed() {
 				t.Logf("%s: recorded as a known failure, now %s: update the baseline", BaselineKey(c), c.Verdict)
+			}
+			if _, ok := base[BaselineKey(c)]; !ok && c.Bound == Estimate && c.Verdict != NoData && !*updateBaseline {
+				t.Errorf("%s: no row in the committed baseline, so its error is not guarded against growth (rerun with -validation.update-baseline and commit the row)", BaselineKey(c))
 			}
 		}
 	}
@@ -282,10 +305,12 @@ func TestGuardCatchesMutations(t *testing.T) {
 	}
 }
 
-// TestFullSet runs the whole set, every file of configs/validation the
-// loader reads (the others are listed):
+// TestFullSet runs the whole set, every file of configs/validation (a
+// file the loader refuses is an error), or with -validation.run the
+// experiments whose name matches it:
 //
 //	go test ./validation -run TestFullSet -validation.full -validation.out out/validation -timeout 60m -v
+//	go test ./validation -run TestFullSet -validation.full -validation.run '^(makrucki|jacquet)-' -v
 func TestFullSet(t *testing.T) {
 	if !*fullRun {
 		t.Skip("pass -validation.full to run the full set")
@@ -293,7 +318,17 @@ func TestFullSet(t *testing.T) {
 	files := configFiles(t)
 	setups, errs := LoadSetups(files)
 	for _, err := range errs {
-		t.Logf("not run (loader): %s", strings.SplitN(err.Error(), "\n", 2)[0])
+		t.Errorf("not run (loader): %s", strings.SplitN(err.Error(), "\n", 2)[0])
+	}
+	if *runFilter != "" {
+		re, err := regexp.Compile(*runFilter)
+		if err != nil {
+			t.Fatalf("-validation.run: %v", err)
+		}
+		setups = slices.DeleteFunc(setups, func(s Setup) bool { return !re.MatchString(s.Name) })
+		if len(setups) == 0 {
+			t.Fatalf("-validation.run %q matches no experiment", *runFilter)
+		}
 	}
 	runSet(t, setups, baselineFull)
 }

@@ -82,9 +82,10 @@ type Run struct {
 	MinMeasure float64
 	// MaxTime caps the simulated time; 0 means 2000 periods.
 	MaxTime float64
-	// TargetRelCI stops the run once the 95% CI half-widths of PDT and NTP
-	// are both within this fraction of their means; 0 means 0.02; a
-	// negative value disables it (run to MaxTime).
+	// TargetRelCI stops the run once the 95% CI half-widths of PDT,
+	// PDT-network and NTP are all within this fraction of their means (and
+	// their batch means pass the lag-1 check); 0 means 0.02; a negative
+	// value disables it (run to MaxTime).
 	TargetRelCI float64
 	// MaxBacklog declares the point saturated as soon as this many packets
 	// wait in source retry buffers or travel back to their sources; 0

@@ -163,8 +163,10 @@ func New(cfg Config) (*Sim, error) {
 	s.cols = make([]*sim.Series, colFixed+z*stCols)
 	for c := range s.cols {
 		if c != colPDT {
-			// NTP is judged beside PDT (the stopping and status rules).
-			s.cols[c] = s.mon.NewSeries(colName(c), c == colNTP)
+			// NTP and PDT-network (what the validation compares) are
+			// judged beside PDT: the stopping and status rules, the lag-1
+			// check included, apply to every CI a comparison relies on.
+			s.cols[c] = s.mon.NewSeries(colName(c), c == colNTP || c == colPDTNet)
 		}
 	}
 	// Packet pool sized for the queues plus a margin; it grows if needed.

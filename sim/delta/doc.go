@@ -66,7 +66,8 @@
 // PDT (capped at half the run); the measured periods feed batch means
 // (sim.Series), which give each Estimate and its 95% CI over the same
 // window. The run stops at the first period end after Run.MinMeasure where
-// the relative half-widths of PDT and NTP are within Run.TargetRelCI and
+// the relative half-widths of PDT, PDT-network and NTP are within
+// Run.TargetRelCI and
 // their batch means pass the lag-1 check (sim.MaxLag1), or at Run.MaxTime;
 // the status is sim.Conclude's. Periods with no delivery are skipped for
 // PDT (a mean of ratios: its bias is O(1/deliveries per period), far inside

@@ -96,8 +96,8 @@ type Result struct {
 // Run simulates period by period under sim's run control (sim.RunPeriods
 // driving a sim.Monitor, the one of every mode: warm-up, batch means with
 // the lag-1 check, saturation by backlog limit and trend, stopping and
-// status rules), PDT per period being the judged observation and NTP a
-// judged series beside it, until the stopping rule, Run.MaxTime or
+// status rules), PDT per period being the judged observation and NTP and
+// PDT-network judged series beside it, until the stopping rule, Run.MaxTime or
 // saturation, and honours ctx: on cancellation it returns ctx.Err()
 // (wrapped) and a zero Result. A Sim runs once.
 func (s *Sim) Run(ctx context.Context) (Result, error) {
