@@ -231,10 +231,7 @@ func (e *Experiment) patternSpec() traffic.PatternSpec {
 // closedEngine is mode closed's engine (its mode-table row): sim/closed
 // at population N = the sweep rate, which must be a whole number.
 var closedEngine = engineOf(closed.New, closedOutcome, measureClosed,
-	func(e *Experiment) (*closed.Config, error) {
-		c, err := e.ClosedConfig(0, e.Seed)
-		return &c, err
-	},
+	atPoint0((*Experiment).ClosedConfig),
 	func(n *closed.Config, _ int, rate float64, seed uint64) (closed.Config, string, error) {
 		cfg := *n
 		cfg.Population, cfg.Seed = int(rate), seed

@@ -231,10 +231,7 @@ func (e *Experiment) DeltaConfig(point int, seed uint64) (delta.Config, error) {
 // deltaEngine is mode delta's engine (its mode-table row): sim/delta at
 // lambda = rho * mu, rho the sweep rate.
 var deltaEngine = engineOf(delta.New, deltaOutcome, measureDelta,
-	func(e *Experiment) (*delta.Config, error) {
-		c, err := e.DeltaConfig(0, e.Seed)
-		return &c, err
-	},
+	atPoint0((*Experiment).DeltaConfig),
 	func(n *delta.Config, _ int, rate float64, seed uint64) (delta.Config, string, error) {
 		cfg := *n
 		cfg.Rate, cfg.Seed = rate*cfg.WithDefaults().Mu, seed // rate is rho = lambda/mu

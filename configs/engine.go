@@ -113,6 +113,16 @@ func engineOf[N, C, R any, S interface {
 	}
 }
 
+// atPoint0 is the native description of a paper mode's experiment (what
+// the validation harness keeps): its engine's Config at sweep point 0,
+// with the experiment's seed, by the mode's builder.
+func atPoint0[C any](config func(*Experiment, int, uint64) (C, error)) func(*Experiment) (*C, error) {
+	return func(e *Experiment) (*C, error) {
+		c, err := config(e, 0, e.Seed)
+		return &c, err
+	}
+}
+
 // NewRun builds the run of sweep point `point` of e with root seed `seed`
 // on the engine of e's mode (its mode-table row); building it checks
 // everything the engine checks, so a config the engine refuses fails here.

@@ -80,10 +80,7 @@ func (e *Experiment) SlottedConfig(point int, seed uint64) (slotted.Config, erro
 // slottedEngine is mode slotted's engine (its mode-table row):
 // sim/slotted at lambda = the sweep rate, packets/node/slot.
 var slottedEngine = engineOf(slotted.New, slottedOutcome, measureSlotted,
-	func(e *Experiment) (*slotted.Config, error) {
-		c, err := e.SlottedConfig(0, e.Seed)
-		return &c, err
-	},
+	atPoint0((*Experiment).SlottedConfig),
 	func(n *slotted.Config, _ int, rate float64, seed uint64) (slotted.Config, string, error) {
 		cfg := *n
 		cfg.Rate, cfg.Seed = rate, seed
