@@ -1,7 +1,5 @@
 package router
 
-import "github.com/flitsim/flitsim/sim"
-
 // Where a router and its plane meet.
 //
 // A router in a plane (NewPlane) keeps its own state machine: routing, VC
@@ -20,13 +18,12 @@ func planeBit(id int) (w int, bit uint64) { return id >> 6, 1 << (uint(id) & 63)
 // sink got a credit back (AddCredit), for the allocation under way.
 func (pl *Plane) creditReturned(r *Router, owner int32) { pl.at(pl.cur, r, owner) }
 
-// granted records that input VC i of r owns an output VC of port q from
-// cycle ready on (its VC allocation delay), and has the VC re-evaluated
-// then.
-func (pl *Plane) granted(r *Router, i int32, q int16, ready sim.Cycle) {
+// granted records that input VC i of r owns an output VC of port q (the
+// router then has it re-evaluated when its VC allocation delay is over,
+// Plane.at).
+func (pl *Plane) granted(r *Router, i int32, q int16) {
 	w, bit := planeBit(r.ID())
 	pl.words[w].dirQ[i&63][q&15] |= bit
-	pl.at(ready, r, i)
 }
 
 // released records that input VC i of r no longer owns an output VC of

@@ -870,7 +870,8 @@ func (r *Router) grantVC(i, o int32, now sim.Cycle) {
 	}
 	r.mark(int(r.portOf[i]), int(r.vcOf[i]))
 	if pl := r.plane; pl != nil {
-		pl.granted(r, i, ivc.outPort, ivc.readyAt)
+		pl.granted(r, i, ivc.outPort)
+		pl.at(ivc.readyAt, r, i)
 	}
 }
 
