@@ -87,24 +87,13 @@ func (r *Router) selectVC(i int, cutThrough bool, now sim.Cycle) int32 {
 	if r.scout != nil {
 		excl = r.scout[i].excl
 	}
-	var need int32
-	if cutThrough {
-		need = r.slots[i*r.depth+int(r.in[i].head)].flit.Len
-	}
-	if r.escapeClasses > 0 {
-		// Duato's escape channels are deadlock-free only if a VC buffer
-		// never holds flits of two packets: after a tail it must empty
-		// before it takes another head (Duato 1993's queue assumption).
-		// Without it an 8x8 mesh with one escape VC deadlocked
-		// (TestDuatoNeedsEmptyVCs).
-		need = int32(r.depth)
-	}
+	need, needAdaptive := r.vcNeeds(i, cutThrough)
 	if !r.stuckInEscape(i) {
-		if o := r.pickFree(i, passAdaptive, excl, need, now); o >= 0 {
+		if o := r.pickFree(i, passAdaptive, excl, need, needAdaptive, now); o >= 0 {
 			return o
 		}
 	}
-	if o := r.pickFree(i, passEscape, excl, need, now); o >= 0 {
+	if o := r.pickFree(i, passEscape, excl, need, needAdaptive, now); o >= 0 {
 		return o
 	}
 	if r.scout != nil && r.canBacktrack(i) {
@@ -112,16 +101,50 @@ func (r *Router) selectVC(i int, cutThrough bool, now sim.Cycle) int32 {
 		return -1
 	}
 	if excl >= 0 {
-		return r.pickFree(i, passExcluded, excl, need, now)
+		return r.pickFree(i, passExcluded, excl, need, needAdaptive, now)
 	}
 	return -1
 }
 
+// vcNeeds returns the free slots (credits) an output VC must have before
+// the header of input VC i may take it: need for an escape VC or the
+// ejection port, needAdaptive for an adaptive VC (pickFree). Under
+// cut-through both are the packet's length. With Duato's escape channels
+// (escapeClasses > 0) an adaptive VC must also have room for the whole
+// packet, or be empty when the packet is longer than its buffer. Duato's
+// condition (Duato 1995) covers the dependencies a packet's own route
+// creates; a header that waits in an adaptive VC behind another packet's
+// tail makes the channels it holds upstream wait for the escape channels
+// of that other packet, a dependency outside the extended
+// channel-dependency graph (topology.CheckEscape). With room for the whole
+// packet the header holds nothing upstream while it waits (whole packet
+// forwarding, Ma, Enright Jerger and Wang, HPCA 2012). An escape VC needs
+// no such rule: a packet queued behind another on an escape VC waits for
+// what that packet's route may request, which the extended graph already
+// holds. Measured (docs/booksim.md#adaptive, TestDuatoReallocation):
+// without the adaptive rule, or with an empty-buffer rule on the escape VCs
+// alone, an 8x8 mesh with one escape VC deadlocks; with it the mesh
+// saturates at 0.300 flits/node/cycle, 0.170 when every VC had to be
+// empty.
+func (r *Router) vcNeeds(i int, cutThrough bool) (need, needAdaptive int32) {
+	if cutThrough {
+		need = r.slots[i*r.depth+int(r.in[i].head)].flit.Len
+	}
+	needAdaptive = need
+	if r.escapeClasses > 0 {
+		needAdaptive = min(r.slots[i*r.depth+int(r.in[i].head)].flit.Len, int32(r.depth))
+	}
+	return need, needAdaptive
+}
+
 // pickFree returns a free admissible output VC of input VC i's candidates
-// in the given pass, uniformly at random among all of them, or -1. It
-// counts the free VCs, draws one, and walks the same candidates again to
-// it (one random draw, so the stream is consumed as the model says).
-func (r *Router) pickFree(i, pass int, excl, need int32, now sim.Cycle) int32 {
+// in the given pass, uniformly at random among all of them, or -1. A VC is
+// free when no packet owns it and it has the credits vcNeeds asks for:
+// need on escape candidates and the ejection port, needAdaptive on the
+// others. It counts the free VCs, draws one, and walks the same candidates
+// again to it (one random draw, so the stream is consumed as the model
+// says).
+func (r *Router) pickFree(i, pass int, excl, need, needAdaptive int32, now sim.Cycle) int32 {
 	cs := r.cands[i*r.candStride : i*r.candStride+int(r.nCand[i])]
 	// walk calls visit for every free VC of the pass's candidates, in
 	// order, until visit returns true; it returns that VC or -1.
@@ -133,15 +156,21 @@ func (r *Router) pickFree(i, pass int, excl, need int32, now sim.Cycle) int32 {
 			case passAdaptive:
 				match = !c.escape && c.port != excl
 			case passEscape:
-				match = c.escape && c.port != excl
+				// The ejection port too: a packet held on escape VCs
+				// (StickyEscape) must still leave at its destination.
+				match = (c.escape || c.port == int32(r.local)) && c.port != excl
 			default:
 				match = c.port == excl
 			}
 			if !match {
 				continue
 			}
+			nd := needAdaptive
+			if c.escape || c.port == int32(r.local) {
+				nd = need
+			}
 			for o := c.lo; o < c.hi; o++ {
-				if r.ovOwner[o] < 0 && r.hasCredits(c.port, o, need, now) && visit(o) {
+				if r.ovOwner[o] < 0 && r.hasCredits(c.port, o, nd, now) && visit(o) {
 					return o
 				}
 			}

@@ -398,27 +398,47 @@ func TestScoutingStepDoesNotAllocate(t *testing.T) {
 	}
 }
 
-// TestDuatoNeedsEmptyVCs: minimal adaptive routing with one dimension-order
-// escape VC on an 8x8 mesh (topology.CheckEscape: deadlock-free), 8-flit VC
-// buffers and 4-flit packets, far beyond saturation. If a VC may be given
-// to a new head while the previous packet's flits are still in its buffer,
-// a buffer holds two packets and Duato's condition no longer covers the
-// network: this run deadlocked at cycle 5 471 (no flit moved for 5 000
-// cycles with 3 528 flits in flight). With VCs granted only empty it
-// saturates instead.
-func TestDuatoNeedsEmptyVCs(t *testing.T) {
-	cfg := Config{
-		Topology: topology.Spec{Kind: topology.Mesh, K: 8, N: 2},
-		Routing:  RoutingAdaptive, EscapeVCs: 1,
-		Router:  router.Arch{VCs: 2, BufferDepth: 8},
-		Pattern: traffic.PatternSpec{Name: "uniform", IncludeSelf: true}, Process: "bernoulli", Rate: 0.25,
-		Length: LengthSpec{Flits: 4}, Seed: 1,
-		Run: sim.RunControl{Period: 500, Warmup: 2000, MinMeasure: 20000, MaxCycles: 30000, TargetRelCI: 0.0001,
-			BacklogLimit: 1e9, DeadlockCycles: 5000},
+// TestDuatoReallocation: minimal adaptive routing with one dimension-order
+// escape VC on an 8x8 mesh (topology.CheckEscape: deadlock-free), 8-flit
+// VC buffers, far beyond saturation. A header may take an adaptive VC only
+// when the VC has room for its whole packet, or is empty when the packet is
+// longer than the buffer (router.vcNeeds); escape VCs are taken as soon as
+// the previous tail has left. Broken on purpose (docs/booksim.md): with no
+// rule on the adaptive VCs the 4-flit case deadlocked at cycle 5 471 (no
+// flit moved for 5 000 cycles with 3 528 flits in flight) and the 16-flit
+// case at cycle 7 000; with the empty-buffer rule on the escape VCs only,
+// the 4-flit case at cycle 5 690. (Room for half the buffer instead of an
+// empty VC for packets longer than the buffer did not deadlock here.) The
+// sticky case keeps a packet that entered an escape VC on escape VCs
+// (router.Arch.StickyEscape, BookSim 2's min_adapt): it deadlocked at
+// every load while such a packet could not take the ejection port, which
+// the router offered only to adaptive selection.
+func TestDuatoReallocation(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		flits, buffer int
+		rate          float64 // flits/node/cycle
+		sticky        bool
+	}{
+		{"4-flit packets (room for the whole packet)", 4, 8, 0.25, false},
+		{"16-flit packets (an empty VC)", 16, 8, 0.3, false},
+		{"sticky escape", 4, 8, 0.25, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := Config{
+				Topology: topology.Spec{Kind: topology.Mesh, K: 8, N: 2},
+				Routing:  RoutingAdaptive, EscapeVCs: 1,
+				Router:  router.Arch{VCs: 2, BufferDepth: tc.buffer, StickyEscape: tc.sticky},
+				Pattern: traffic.PatternSpec{Name: "uniform", IncludeSelf: true}, Process: "bernoulli", Rate: tc.rate,
+				Length: LengthSpec{Flits: tc.flits}, Seed: 1,
+				Run: sim.RunControl{Period: 500, Warmup: 2000, MinMeasure: 20000, MaxCycles: 30000, TargetRelCI: 0.0001,
+					BacklogLimit: 1e9, DeadlockCycles: 5000},
+			}
+			res := mustRun(t, cfg)
+			if res.Status == sim.StatusDeadlock {
+				t.Fatalf("Duato escape routing deadlocked: %s", res.Reason)
+			}
+			t.Logf("status %s, accepted %.3f flits/node/cycle: %s", res.Status, res.Accepted, res.Reason)
+		})
 	}
-	res := mustRun(t, cfg)
-	if res.Status == sim.StatusDeadlock {
-		t.Fatalf("Duato escape routing deadlocked: %s", res.Reason)
-	}
-	t.Logf("status %s: %s", res.Status, res.Reason)
 }

@@ -134,7 +134,7 @@ func TestDeliveryTraceGolden(t *testing.T) {
 		hash  string
 		count int
 	}{
-		"adaptive-escape": {"cd94c557b06fce8e", 7134},
+		"adaptive-escape": {"1390d124d60fc847", 7136},
 		"dor-torus":       {"77a00b59dec6c0a8", 1752},
 		"dor-torus8-sat":  {"a013030115d25c3e", 6981},
 		"random-minimal":  {"6d0d2cbfd3825506", 2768},
@@ -143,7 +143,7 @@ func TestDeliveryTraceGolden(t *testing.T) {
 		"mesh-4vc":        {"d0561a782f3e460b", 2760},
 		"multistage":      {"d410d38a7ea49452", 9417},
 		"saf":             {"5266f3c91b59bf7e", 1190},
-		"scouting-k3":     {"e3748cee7eb6b864", 4824},
+		"scouting-k3":     {"c99d16db2c046596", 4825},
 		"vct":             {"4848be6d45462716", 1751},
 		"zero-pipeline":   {"9f135a59356a0956", 1753},
 	}
