@@ -366,6 +366,8 @@ func TestHashCanonical(t *testing.T) {
 		base + "seed: 99\n",
 		base + "routing: dimension-order\nmode: network\nrun:\n  replications: 1\n",
 		strings.Replace(base, "  radix: 8\n  dimensions: 2\n", "  dimensions: 2\n  radix: 8   # k\n", 1),
+		// defaults written out: the same resolved experiment
+		strings.Replace(base, "vcs: 2\n", "vcs: 2\n  tie_break: balanced\n  dateline: per-hop\n  sticky_escape: false\n", 1),
 	}
 	for i, s := range same {
 		if got := h("b/other.yaml", s); got != h0 {
@@ -376,6 +378,9 @@ func TestHashCanonical(t *testing.T) {
 		strings.Replace(base, "vcs: 2", "vcs: 3", 1),
 		strings.Replace(base, "[0.1, 0.2]", "[0.2, 0.1]", 1),
 		strings.Replace(base, "name: t", "name: u", 1),
+		strings.Replace(base, "vcs: 2\n", "vcs: 2\n  tie_break: plus\n", 1),
+		strings.Replace(base, "vcs: 2\n", "vcs: 2\n  dateline: hold\n", 1),
+		strings.Replace(base, "vcs: 2\n", "vcs: 3\n  escape_vcs: 2\n  sticky_escape: true\n", 1) + "routing: adaptive\n",
 	}
 	for i, s := range differ {
 		if got := h("a.yaml", s); got == h0 {

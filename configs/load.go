@@ -344,7 +344,17 @@ func (e *Experiment) resolvePreset(r *reporter) {
 // file do not change it; the file path and the seed are not part of it (the
 // seed is reported next to the hash in every result row).
 func (e *Experiment) Hash() string {
-	b, err := json.Marshal(e)
+	c := *e
+	// A key written with its default value means what the unset key means:
+	// router.tie_break balanced and router.dateline per-hop are encoded as
+	// unset (left out), as they were before the keys existed.
+	if c.Router.TieBreak == "balanced" {
+		c.Router.TieBreak = ""
+	}
+	if c.Router.Dateline == "per-hop" {
+		c.Router.Dateline = ""
+	}
+	b, err := json.Marshal(&c)
 	if err != nil {
 		// Every field is a plain value; Marshal cannot fail.
 		panic("configs: canonical encoding: " + err.Error())

@@ -134,3 +134,21 @@ func TestPreset(t *testing.T) {
 		t.Errorf("tie_break: plus mapped to %v", c.Ties)
 	}
 }
+
+// TestStickyEscapeKey checks router.sticky_escape: it reaches
+// router.Arch.StickyEscape, and without escape VCs it is refused at its
+// key.
+func TestStickyEscapeKey(t *testing.T) {
+	adaptive := replaceOnce(t, base, "  vcs: 2\n  buffer_depth: 8\n", "  vcs: 4\n  buffer_depth: 8\n  escape_vcs: 2\n  sticky_escape: true\n") + "routing: adaptive\n"
+	e, err := Parse("s.yaml", []byte(adaptive))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, err := e.NetworkConfig(0, 1); err != nil || !c.Router.StickyEscape {
+		t.Errorf("sticky_escape: true mapped to StickyEscape %v (%v)", c.Router.StickyEscape, err)
+	}
+	_, err = Parse("x.yaml", []byte(replaceOnce(t, base, "  buffer_depth: 8\n", "  buffer_depth: 8\n  sticky_escape: true\n")))
+	if err == nil || !strings.Contains(err.Error(), "router.sticky_escape") {
+		t.Errorf("sticky_escape without escape VCs: error %v, want one at router.sticky_escape", err)
+	}
+}

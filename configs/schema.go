@@ -184,18 +184,26 @@ type Router struct {
 	// Left out of the canonical encoding when 0, so the hashes of
 	// experiments without it are what they were before it existed.
 	EscapeVCs int `yaml:"escape_vcs" json:"escape_vcs,omitempty"`
+	// StickyEscape keeps a packet that has taken one of the escape VCs of
+	// routing: adaptive on escape VCs until it is delivered, as BookSim
+	// 2's min_adapt does (router.Arch.StickyEscape); false, the default,
+	// is Duato's rule: it may take an adaptive VC again at the next
+	// router. Needs escape_vcs > 0. Left out of the canonical encoding
+	// when false.
+	StickyEscape bool `yaml:"sticky_escape" json:"sticky_escape,omitempty"`
 	// TieBreak is how dimension-order routing on an even-radix torus or
 	// ring breaks the tie at an offset of exactly k/2: "balanced" (both
 	// directions, one drawn per packet, as BookSim 2 does) or "plus"
-	// (always +, flitsim's rule before 2026-11). Resolved to "balanced"
-	// only when written or set by a preset; empty means balanced and is
-	// left out of the canonical encoding.
+	// (always +, flitsim's rule before 2026-11). Empty means balanced;
+	// balanced, written or not, is left out of the canonical encoding
+	// (Experiment.Hash).
 	TieBreak string `yaml:"tie_break" json:"tie_break,omitempty"`
 	// Dateline is the dateline VC-class policy of dimension-order routing
 	// on rings and tori: "per-hop" (the class of each hop from its own
 	// position: 1 before the wrap-around, 0 after; empty means per-hop)
 	// or "hold" (the class taken on entering a ring is held until the
-	// packet leaves it, BookSim 2's; router.Arch.HoldClass).
+	// packet leaves it, BookSim 2's; router.Arch.HoldClass). per-hop,
+	// written or not, is left out of the canonical encoding.
 	Dateline string `yaml:"dateline" json:"dateline,omitempty"`
 	// Preset names a set of defaults for the router pipeline, the channel
 	// latencies, tie_break, dateline and traffic.include_self

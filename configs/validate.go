@@ -330,6 +330,9 @@ func validateRouter(e *Experiment, r *reporter, topoOK bool) {
 		r.errorf("router.vcs", "%s with %s routing and %s switching needs vcs >= 2 (the wrap-around cycle deadlocks; the dateline needs 2 VC classes), got %d",
 			e.Network.Topology, e.Routing, e.Switching.Technique, rt.VCs)
 	}
+	if rt.StickyEscape && rt.EscapeVCs == 0 {
+		r.errorf("router.sticky_escape", "sticky_escape keeps a packet on the escape VCs: it needs router.escape_vcs > 0")
+	}
 	if !r.set("router.escape_vcs") {
 		return
 	}

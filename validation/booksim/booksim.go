@@ -130,6 +130,11 @@ var patterns = map[string]string{
 //     the two dateline classes on a torus (VCs 0 and 1). BookSim's
 //     min_adapt_torus routes adaptively on VC 3 only and never uses VC 2,
 //     so the mirror has 3 VCs (2 escape, 1 adaptive) where BookSim has 4;
+//     a packet that has taken an escape VC stays on escape VCs, as in
+//     min_adapt (router.Arch.StickyEscape). BookSim's min_adapt at the
+//     pinned commit keeps only one adaptive direction in its route set, so
+//     it routes by dimension order (docs/booksim.md#adaptive): the mirror
+//     is of what it means to do;
 //   - num_vcs, vc_buf_size, packet_size, traffic as they are, Bernoulli
 //     injection (BookSim's default injection_process).
 func (c Config) Network(flits float64, seed uint64) (network.Config, error) {
@@ -189,6 +194,7 @@ func (c Config) Network(flits float64, seed uint64) (network.Config, error) {
 	case "min_adapt":
 		nc.Routing = network.RoutingAdaptive
 		nc.EscapeVCs = 1
+		nc.Router.StickyEscape = true
 		if nc.Topology.Kind == topology.Torus {
 			if vcs < 4 {
 				return nc, fmt.Errorf("%s.cfg: min_adapt on a torus needs num_vcs >= 4 in BookSim", c.Name)
