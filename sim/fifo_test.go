@@ -95,3 +95,39 @@ func TestFIFOEmptyPanics(t *testing.T) {
 		})
 	}
 }
+
+// TestNewFIFOsShareOneAllocation: queues from NewFIFOs take their first
+// values without allocating, keep them apart, and grow on their own.
+func TestNewFIFOsShareOneAllocation(t *testing.T) {
+	var qs []FIFO[int32]
+	// Two allocations, the queues and their shared room, whatever the
+	// number of queues; none when they fill up to their room.
+	if n := testing.AllocsPerRun(10, func() {
+		qs = NewFIFOs[int32](3, 4)
+		for i := range qs {
+			for v := range 4 {
+				qs[i].Push(int32(10*i + v))
+			}
+		}
+	}); n != 2 {
+		t.Errorf("%v allocations making 3 queues and filling them to their room, want 2", n)
+	}
+	for i := range qs {
+		for v := range 4 {
+			if got := qs[i].Pop(); got != int32(10*i+v) {
+				t.Fatalf("queue %d: popped %d, want %d", i, got, 10*i+v)
+			}
+		}
+	}
+	for v := range 9 {
+		qs[1].Push(int32(v))
+	}
+	for v := range 9 {
+		if got := qs[1].Pop(); got != int32(v) {
+			t.Fatalf("grown queue: popped %d, want %d", got, v)
+		}
+	}
+	if qs[0].Len() != 0 || qs[2].Len() != 0 {
+		t.Fatalf("growing queue 1 changed its neighbours: %d, %d", qs[0].Len(), qs[2].Len())
+	}
+}

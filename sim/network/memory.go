@@ -63,7 +63,7 @@ const unitemisedBytes = 36 << 10
 // microseconds. Every term and its source:
 //
 //	routers × (router.MemoryBytes + router.PlaneMemoryBytes when planed)
-//	terminals × (sizeof(nic) + InjectionVCs·sizeof(nicLane) + sizeof(FIFO) + 3·(8 + sizeof(rand.Rand) + sizeof(rand.PCG)) + 24)
+//	terminals × (sizeof(nic) + InjectionVCs·sizeof(nicLane) + sizeof(FIFO) + its room for 4 ids + 3·(8 + sizeof(rand.Rand) + sizeof(rand.PCG)) + 24)
 //	routers × (2·ports·4 + 8 + 2/8)          inCh, outCh, routers[], active bits
 //	channels × (3·4 + 8 + 8)                  chanSrc, chanDst, chanSrcPort; channel flit counts; link base
 //	topology: routers × (dims·4 + 2·ports·4) + channels × 9
@@ -132,7 +132,7 @@ func EstimateMemory(cfg Config) (Memory, error) {
 	}
 	rng := int64(8 + unsafe.Sizeof(rand.Rand{}) + unsafe.Sizeof(rand.PCG{}))
 	m.PerTerminal = int64(unsafe.Sizeof(nic{})) + int64(cfg.InjectionVCs)*int64(unsafe.Sizeof(nicLane{})) +
-		int64(unsafe.Sizeof(sim.FIFO[int32]{})) + 3*rng + 24
+		int64(unsafe.Sizeof(sim.FIFO[int32]{})) + 4*4 + 3*rng + 24
 	if cfg.Graph != nil {
 		m.PerTerminal += rng + 8 // Valiant's start draws, termSwitch and termPort
 	}

@@ -387,7 +387,7 @@ func (n *Network) initTerminals() {
 		lanes[k].cur = -1
 	}
 	n.sources = make([]uint64, (nt+63)/64)
-	n.srcQ = make([]sim.FIFO[int32], nt)
+	n.srcQ = sim.NewFIFOs[int32](nt, 4)
 	n.arrRNG = make([]*rand.Rand, nt)
 	n.destRNG = make([]*rand.Rand, nt)
 	n.lenRNG = make([]*rand.Rand, nt)
