@@ -72,7 +72,7 @@ type Plane struct {
 	slots    []slot
 	n, depth int
 	saf      bool
-	down     []int32 // [id*n + o]: the global input VC output VC o of router id feeds, -1 for a sink
+	down     []int32 // [id*n + o]: the global input VC output VC o of router id feeds, -1 for a sink, crossVC(g) for a router of another partition (downVC decodes)
 	// ovCredits are the routers' counted credits (sinks), network-wide:
 	// router id's ovCredits is the window [id*n, (id+1)*n); output VCs
 	// from noInfinite on (the local port's) are unlimited.
@@ -96,6 +96,8 @@ type Plane struct {
 	// Ejected lists the flits that left a router for its sink in the last
 	// Step, in router order (a router's Sent stays empty).
 	Ejected []Flit
+
+	part *planePart // a partition of a split plane (Split, plane_part.go), nil otherwise
 
 	// RouterOrder makes the winners traverse router by router (and within
 	// a router by output port), as when each router steps alone, instead
@@ -300,6 +302,10 @@ func NewPlane(f *Fabric, routers []*Router, horizon int) (*Plane, error) {
 // one due for an allocation that has not run yet is made at once.
 func (pl *Plane) at(due sim.Cycle, r *Router, i int32) {
 	if due <= pl.cur {
+		if pl.part != nil && pl.part.deferring {
+			pl.part.later = append(pl.part.later, int32(r.id)<<6|i) // made after the move phases (EvalDeferred)
+			return
+		}
 		r.evalSA(i, pl.cur)
 		return
 	}
@@ -563,7 +569,7 @@ func (r *Router) evalSA(i int32, t sim.Cycle) {
 		return
 	}
 	o := int(ivc.outVC)
-	if dg := int(pl.down[r.id*pl.n+o]); dg >= 0 {
+	if dg := downVC(pl.down[r.id*pl.n+o]); dg >= 0 {
 		back, full := pl.nextCredit(dg)
 		if full {
 			pl.ivc[dg].feederWaits = true // the downstream buffer is full: its next departure re-evaluates (freedSlot)
@@ -611,6 +617,7 @@ const (
 	movedFeeder              // the VC feeding this one upstream waits for the freed slot: freedSlot
 	movedTail                // the packet's tail left: tailLeft, then evalSA
 	movedEval                // the VC's request for the next cycle is not decided: evalSA
+	movedCross               // the downstream router is another partition's (Split): crossFlit
 )
 
 // move moves the front flit of each listed input VC (id<<6 | i: VC i of
@@ -667,6 +674,9 @@ func (pl *Plane) move(list []int32, now sim.Cycle) int {
 			if uint(dv.count) >= uint(d) || slots[dg*d+int(wrap(uint(dv.head+dv.count), uint(d)))].t+pl.credit > next {
 				slow |= movedEval // no credit for the next flit in the next cycle
 			}
+		} else if dg < -1 {
+			pl.vcFlits[g0+o]++
+			slow = movedCross | movedEval // written after the barrier, which decides the VC's next request
 		} else {
 			c := &pl.ovCredits[g0+o]
 			*c -= int32(b2u(o < pl.noInfinite)) // the local port's count is unlimited
@@ -698,6 +708,10 @@ func (pl *Plane) move(list []int32, now sim.Cycle) int {
 // downstream VC's reaction to the write, the waiting feeder's
 // re-evaluation, the end of the packet, and the VC's own re-evaluation.
 func (pl *Plane) moveSlow(id, i int, slow uint, now sim.Cycle) {
+	if pl.part != nil {
+		pl.moveSlowPart(id, i, slow, now)
+		return
+	}
 	r := pl.routers[id]
 	ivc := &r.in[i]
 	o := ivc.outVC

@@ -113,6 +113,15 @@ type Config struct {
 	Seed uint64
 	Run  sim.RunControl
 
+	// Threads is how many threads step the network (0 means 1). The
+	// routers of a direct network sharing a switch-allocation plane are
+	// split into that many partitions of contiguous 64-router blocks (at
+	// most one per block), synchronised every cycle (threads.go,
+	// docs/speed.md#threads); other networks (multistage, graph networks,
+	// scouting, routers beyond a plane) run on one thread whatever the
+	// value. Results are byte-identical for every value.
+	Threads int
+
 	// Debug checks flit conservation (generated = delivered + in flight)
 	// after every cycle and panics on a violation. For tests: it costs a
 	// pass over the whole network per cycle.
@@ -168,6 +177,9 @@ func (c Config) validate() error {
 	add := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
 	if err := c.Router.Validate(); err != nil {
 		errs = append(errs, err)
+	}
+	if c.Threads < 0 || c.Threads > MaxThreads {
+		add("network: Threads = %d, want 0..%d", c.Threads, MaxThreads)
 	}
 	if c.LinkLatency < 1 {
 		add("network: LinkLatency = %d, want >= 1", c.LinkLatency)

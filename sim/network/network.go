@@ -133,6 +133,8 @@ type Network struct {
 	onScout   func(ScoutEvent)
 
 	replay *replay // trace-driven run (Config.Trace), nil otherwise
+
+	threads // the partitions stepped on several threads (threads.go)
 }
 
 // ScoutEvent is one scouting control message, reported to OnScout when a
@@ -256,36 +258,41 @@ func New(cfg Config) (*Network, error) {
 	n.initTerminals()
 	n.initActive()
 	n.routers = make([]*router.Router, nn)
-	// One scratch buffer adapts topology candidates to router candidates;
-	// the network runs on one goroutine, so routers may share it.
-	tbuf := make([]topology.Candidate, 0, n.ports+1)
 	classes := routing.Classes()
 	if cfg.singleClass {
 		classes = 1
 	}
-	route := func(cur, dest int, out []router.Candidate) []router.Candidate {
-		tbuf = routing.Route(cur, dest, tbuf[:0])
-		for _, c := range tbuf {
-			if cfg.singleClass {
-				c.Class = 0
+	// A scratch buffer adapts topology candidates to router candidates;
+	// the routers of one thread's partition share one (partitionRoutes).
+	newRoute := func() router.RouteFunc {
+		tbuf := make([]topology.Candidate, 0, n.ports+1)
+		return func(cur, dest int, out []router.Candidate) []router.Candidate {
+			tbuf = routing.Route(cur, dest, tbuf[:0])
+			for _, c := range tbuf {
+				if cfg.singleClass {
+					c.Class = 0
+				}
+				out = append(out, router.Candidate{Port: c.Port, Class: c.Class})
 			}
-			out = append(out, router.Candidate{Port: c.Port, Class: c.Class})
+			return out
 		}
-		return out
 	}
+	route := newRoute()
 	if table := routeTable(nn, route); table != nil {
 		route = func(cur, dest int, out []router.Candidate) []router.Candidate {
 			return tableRoute(table[cur*nn+dest], out)
 		}
+		newRoute = func() router.RouteFunc { return route } // a table needs no scratch
 	}
 	store, err := router.NewStorage(nn, n.ports, cfg.Router)
 	if err != nil {
 		return nil, err
 	}
+	routes := n.partitionRoutes(route, newRoute)
 	for i := 0; i < nn; i++ {
 		r, err := router.New(router.Config{Arch: cfg.Router, ID: i, Ports: n.ports, EjectVCs: cfg.EjectionVCs,
 			Classes: classes, ClassVCs: classBounds, Adaptive: cfg.Routing == RoutingAdaptive, EscapeClasses: escapeClasses,
-			Route: route, Rand: sim.NewStream(cfg.Seed, sim.PurposeRouting, uint64(i)), Store: store})
+			Route: routes(i), Rand: sim.NewStream(cfg.Seed, sim.PurposeRouting, uint64(i)), Store: store})
 		if err != nil {
 			return nil, err
 		}
@@ -295,6 +302,9 @@ func New(cfg Config) (*Network, error) {
 		return nil, err
 	}
 	if err := n.usePlane(); err != nil {
+		return nil, err
+	}
+	if err := n.split(); err != nil {
 		return nil, err
 	}
 	if err := n.startTraffic(); err != nil {
@@ -554,6 +564,8 @@ func (n *Network) inject() {
 				node, port = int(n.termSwitch[t]), int(n.termPort[t])
 			}
 			if n.injectFlit(t, node, port) {
+				n.queuedFlits--
+				n.lastProgress = n.now
 				if n.plane == nil {
 					n.wakeNow(node) // a plane needs no wake-up: its allocation covers every router
 				}
@@ -641,6 +653,10 @@ func (n *Network) generate() {
 
 // Step simulates one cycle.
 func (n *Network) Step() {
+	if n.parts != nil {
+		n.stepParts()
+		return
+	}
 	now := n.now
 	n.generate()
 	for _, f := range n.sinks.take(now) {
@@ -734,7 +750,8 @@ func (n *Network) sendControl(i int, r *router.Router) {
 
 // injectFlit lets terminal i's NIC put at most one flit on its injection
 // line, which enters input port `port` of router `node` (direct networks:
-// router i's local port). It reports whether a flit was sent. The lanes are
+// router i's local port). It reports whether a flit was sent (the caller
+// counts it: queuedFlits, lastProgress). The lanes are
 // served round-robin from the one after the last served; an idle lane
 // starts the next queued packet on the next local input VC (from rr) that
 // has a free slot and no packet of another lane.
@@ -778,8 +795,6 @@ func (n *Network) injectFlit(i, node, port int) bool {
 		if ln.sent == 0 {
 			pk.inject = now
 		}
-		n.queuedFlits--
-		n.lastProgress = now
 		ln.sent++
 		if ln.sent == pk.length {
 			ln.cur = -1

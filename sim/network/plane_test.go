@@ -89,6 +89,7 @@ func runTrace(t *testing.T, cfg Config, cycles int) (trace []string, state strin
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer n.Close()
 	n.OnDeliver(func(d Delivery) {
 		trace = append(trace, fmt.Sprintf("%d %d %d %d %d %d %d", d.Src, d.Dst, d.Flits, d.Hops, d.Generated, d.Injected, d.Delivered))
 	})

@@ -112,6 +112,7 @@ type Result struct {
 // saturated. The status is sim.Conclude's (Monitor.Conclude). Run
 // returns ctx.Err() if the context is cancelled, checked every period.
 func (n *Network) Run(ctx context.Context) (Result, error) {
+	defer n.Close() // the threads of a network on several (Config.Threads)
 	if n.replay != nil {
 		return n.runTrace(ctx)
 	}

@@ -74,6 +74,8 @@ type Speed struct {
 	// measured by runtime.MemStats, not estimated.
 	Nodes int
 	Bytes uint64
+	// Threads is the threads that stepped the network (Network.Threads).
+	Threads int
 }
 
 // BytesPerNode is the live heap the network holds per node.
@@ -92,7 +94,8 @@ func (s Speed) AllocsPerCycle() float64 { return float64(s.Allocs) / float64(s.C
 
 // MeasureSpeed builds the network cfg describes, steps it warmup cycles
 // (queues, pools and lines reach their steady-state size) and then times
-// cycles more. It uses the calling goroutine only: one core.
+// cycles more. It uses the calling goroutine only (one core), unless
+// cfg.Threads asks for more (Speed.Threads says how many stepped it).
 func MeasureSpeed(cfg Config, warmup, cycles int) (Speed, error) {
 	if cycles < 1 || warmup < 0 {
 		return Speed{}, fmt.Errorf("network: speed measurement needs cycles >= 1 and warmup >= 0 (got %d, %d)", cycles, warmup)
@@ -105,6 +108,7 @@ func MeasureSpeed(cfg Config, warmup, cycles int) (Speed, error) {
 	if err != nil {
 		return Speed{}, err
 	}
+	defer n.Close()
 	for i := 0; i < warmup; i++ {
 		n.Step()
 	}
@@ -117,7 +121,7 @@ func MeasureSpeed(cfg Config, warmup, cycles int) (Speed, error) {
 	}
 	elapsed := time.Since(start)
 	runtime.ReadMemStats(&after)
-	sp := Speed{Cycles: int64(cycles), FlitHops: n.FlitHops() - hops, Allocs: after.Mallocs - before.Mallocs, Elapsed: elapsed, Nodes: n.topo.Nodes()}
+	sp := Speed{Cycles: int64(cycles), FlitHops: n.FlitHops() - hops, Allocs: after.Mallocs - before.Mallocs, Elapsed: elapsed, Nodes: n.topo.Nodes(), Threads: n.Threads()}
 	runtime.GC()
 	runtime.ReadMemStats(&after)
 	if after.HeapAlloc > heap0 {
