@@ -29,13 +29,14 @@ func Modes() []string {
 //     rules timeCap and needsTarget), the keys it does not read (notRead),
 //     its node count (nodes);
 //   - the engine: how the load-time check asks it to build point 0
-//     (engineCheck, with its Go field names and defaults for the
-//     messages; builtAtLoad says whether that check built the engine, so
-//     the front end need not build point 0 again), how its config is built
-//     at a (point, seed) and run, which key of the file each field of the
-//     engine's Config comes from (links: an engine's refusal names the
-//     file's keys), and how its result maps onto one results
-//     row (engine), its memory estimate (memory; nil: not estimated);
+//     (engineCheck, with the engine's defaults for the messages;
+//     builtAtLoad says whether that check built the engine, so the front
+//     end need not build point 0 again), which key of the file each field
+//     of the engine's Config comes from (links, refusedAt, keysIn: an
+//     engine's refusal names the file's keys, keys.go), how its config is
+//     built at a (point, seed), run, and its result mapped onto one
+//     results row (engine), its memory estimate (memory; nil: not
+//     estimated);
 //   - the harness: the quantities it measures and those external models
 //     are compared with (engine.measure, compared).
 type modeRow struct {
