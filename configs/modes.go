@@ -157,7 +157,7 @@ func modeRows() []modeRow {
 			notRead: []string{
 				"network.bidirectional", "network.link_latency", "network.credit_delay", "network.injection_latency",
 				"network.ejection_latency", "network.ejection_vcs", "network.injection_vcs", "router", "routing", "switching",
-				"traffic.process", "traffic.burst_length", "traffic.duty_cycle", "traffic.length", "traffic.include_self", "delta", "slotted", "run.max_cycles", "run.backlog_limit", "run.deadlock_cycles", "run.max_drain",
+				"traffic.process", "traffic.burst_length", "traffic.duty_cycle", "traffic.length", "traffic.include_self", "delta", "slotted", "run.max_cycles", "run.backlog_limit", "run.deadlock_cycles", "run.max_drain", "run.threads",
 			},
 			nodes: func(e *Experiment) int {
 				if e.Network.Topology == "bus" {
@@ -188,7 +188,7 @@ func modeRows() []modeRow {
 			timeCap: "max_time",
 			notRead: []string{
 				"network", "router", "routing", "switching", "traffic", "closed", "slotted",
-				"run.max_cycles", "run.max_warmup", "run.min_batches", "run.max_batches", "run.deadlock_cycles", "run.max_drain",
+				"run.max_cycles", "run.max_warmup", "run.min_batches", "run.max_batches", "run.deadlock_cycles", "run.max_drain", "run.threads",
 			},
 			nodes: func(e *Experiment) int {
 				n, _ := deltaTerminals(e.Delta)
@@ -216,7 +216,7 @@ func modeRows() []modeRow {
 			timeCap: "max_cycles", needsTarget: true,
 			notRead: []string{
 				"network", "router", "routing", "switching", "traffic.radius", "traffic.phi", "traffic.decay",
-				"traffic.hotspot_nodes", "traffic.hotspot_fraction", "traffic.include_self", "traffic.length", "traffic.burst_length", "traffic.duty_cycle", "closed", "delta", "run.max_time", "run.deadlock_cycles", "run.max_drain",
+				"traffic.hotspot_nodes", "traffic.hotspot_fraction", "traffic.include_self", "traffic.length", "traffic.burst_length", "traffic.duty_cycle", "closed", "delta", "run.max_time", "run.deadlock_cycles", "run.max_drain", "run.threads",
 			},
 			nodes: func(e *Experiment) int {
 				n, _ := nodeCount(2, e.Slotted.Dimensions)

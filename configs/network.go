@@ -104,8 +104,9 @@ func (e *Experiment) NetworkConfig(point int, seed uint64) (network.Config, erro
 		Length: network.LengthSpec{
 			Distribution: t.Length.Distribution, Flits: t.Length.Flits, Mean: t.Length.Mean, Max: t.Length.Max,
 		},
-		Seed: seed,
-		Run:  e.runControl(),
+		Seed:    seed,
+		Run:     e.runControl(),
+		Threads: e.Run.Threads,
 	}, nil
 }
 

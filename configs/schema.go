@@ -388,6 +388,11 @@ type Run struct {
 	MaxDrain int64 `yaml:"max_drain" json:"max_drain,omitempty"`
 	// Replications is the independent runs per sweep point (default 1).
 	Replications int `yaml:"replications" json:"replications"`
+	// Threads is how many threads step one simulation (mode network; 0 or
+	// 1: one; network.Config.Threads). Results are byte-identical for
+	// every value, so it is not part of the hash; flitsim run --threads
+	// overrides it.
+	Threads int `yaml:"threads" json:"-"`
 }
 
 // KnownModels lists the analytical-model families accepted in models:,

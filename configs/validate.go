@@ -603,6 +603,7 @@ func validateRun(e *Experiment, r *reporter) {
 	intRange(r, "run.max_batches", c.MaxBatches, 0, 1<<20)
 	intRange(r, "run.backlog_limit", c.BacklogLimit, 0, 1<<30)
 	intRange(r, "run.replications", c.Replications, 1, maxReplicas)
+	intRange(r, "run.threads", c.Threads, 0, network.MaxThreads)
 	if c.TargetRelCI < -1 || c.TargetRelCI >= 1 {
 		r.errorf("run.target_rel_ci", "%g is out of range [-1, 1) (negative: no target, run to max_cycles)", c.TargetRelCI)
 	}

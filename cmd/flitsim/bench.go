@@ -32,8 +32,13 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	load := fs.Float64("load", 0.1, "offered load of the --k network, flits per node per cycle")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole bench to this file (go tool pprof)")
 	memProfile := fs.String("memprofile", "", "write a profile of every allocation (sampled at each one: slow) to this file (go tool pprof -sample_index=alloc_objects)")
+	threads := fs.Int("threads", 1, fmt.Sprintf("threads stepping each network, 1..%d (network.Config.Threads; the threads column says how many did)", network.MaxThreads))
 	if help, err := fs.parse(args, ""); help || err != nil {
 		return err
+	}
+	if *threads < 1 || *threads > network.MaxThreads || *threads > 1 && *cpu >= 0 {
+		fs.Usage()
+		return withCode(exitUsage, fmt.Errorf("bench: --threads %d, want 1..%d, and not with --cpu (it pins one thread)", *threads, network.MaxThreads))
 	}
 	if *cycles < 1 || *warmup < 0 || *repeat < 1 || *k < 0 || (*k > 0 && (*k < 2 || *dims < 1 || *load <= 0 || *load > 1)) {
 		fs.Usage()
@@ -70,14 +75,16 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		defer pprof.StopCPUProfile()
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "network\tload\tcycles/s best\tcycles/s median\tflit-hops/s best\tallocs/cycle\tbytes/node\ttarget\tmet\t")
+	fmt.Fprintln(tw, "network\tload\tthreads\tcycles/s best\tcycles/s median\tflit-hops/s best\tallocs/cycle\tbytes/node\ttarget\tmet\t")
 	for _, c := range cases {
 		var runs []network.Speed
 		for r := 0; r < *repeat; r++ {
 			if err := ctx.Err(); err != nil {
 				return withCode(exitInterrupted, err)
 			}
-			s, err := network.MeasureSpeed(c.Config(), *warmup, *cycles)
+			cfg := c.Config()
+			cfg.Threads = *threads
+			s, err := network.MeasureSpeed(cfg, *warmup, *cycles)
 			if err != nil {
 				return withCode(exitRuntime, err)
 			}
@@ -92,7 +99,7 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		case best.CyclesPerSecond() >= c.Target:
 			met = "yes"
 		}
-		fmt.Fprintf(tw, "%s\t%.3g\t%.0f\t%.0f\t%.2f M\t%.2f\t%.0f\t%s\t%s\t\n", c.Name(), c.Load,
+		fmt.Fprintf(tw, "%s\t%.3g\t%d\t%.0f\t%.0f\t%.2f M\t%.2f\t%.0f\t%s\t%s\t\n", c.Name(), c.Load, best.Threads,
 			best.CyclesPerSecond(), median.CyclesPerSecond(), best.FlitHopsPerSecond()/1e6, best.AllocsPerCycle(), best.BytesPerNode(), target, met)
 	}
 	return tw.Flush()

@@ -51,8 +51,12 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	seed := fs.Uint64("seed", 0, "root seed, overriding every config's seed")
 	resume := fs.Bool("resume", false, "keep finished points in --out and run only the rest")
 	quiet := fs.BoolP("quiet", "q", false, "no progress display")
+	threads := fs.addThreadsFlag()
 	fs.addShardFlags("run only shard i/n of the units")
 	if help, err := fs.parse(args, "config file"); help || err != nil {
+		return err
+	}
+	if err := checkThreads("run", *threads); err != nil {
 		return err
 	}
 	shard, sharded, err := fs.shard()
@@ -63,6 +67,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
+	perPoint := setThreads(exps, *threads)
 	jobs := make([]sweep.Job, len(exps))
 	for i, e := range exps {
 		if fs.Changed("seed") {
@@ -81,6 +86,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if busy != nil {
 		return withCode(exitRuntime, busy)
 	}
+	*workers = threadWorkers(*workers, fs.Changed("workers"), perPoint, stderr)
 	*workers = fitWorkers(*workers, peak, limit, stderr)
 	fn, err := unitFunc(exps)
 	if err != nil {

@@ -52,6 +52,7 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	peak, limit, memErrs, busy := checkMemory(nets)
 	errs = append(errs, memErrs...)
+	*workers = threadWorkers(*workers, fs.Changed("workers"), setThreads(nets, 0), stderr)
 	*workers = fitWorkers(*workers, peak, limit, stderr)
 	if len(errs) > 0 {
 		for _, e := range errs {
