@@ -261,9 +261,6 @@ func NewPlane(f *Fabric, routers []*Router, horizon int) (*Plane, error) {
 	}
 	for _, r := range routers {
 		r.plane = pl
-		r.pw = r.id >> 6
-		r.pword = &pl.words[r.pw]
-		r.pbit = 1 << (uint(r.id) & 63)
 		g0 := r.id * pl.n
 		if st == nil {
 			s0 := g0 * pl.depth
@@ -287,12 +284,12 @@ func NewPlane(f *Fabric, routers []*Router, horizon int) (*Plane, error) {
 		}
 		for i := range r.in {
 			if r.in[i].state == vcActive {
-				r.pword.dirQ[i&63][r.in[i].outPort&15] |= r.pbit
+				pl.granted(r, int32(i), r.in[i].outPort)
 			}
 			r.evalSA(int32(i), 0)
 		}
-		if r.waitingVA > 0 {
-			pl.vaWait[r.pw] |= r.pbit // tries from the first cycle on, as the router alone would
+		if r.Waiting() > 0 {
+			pl.retryVA(r) // tries from the first cycle on, as the router alone would
 		}
 	}
 	return pl, nil
@@ -316,10 +313,10 @@ func (pl *Plane) at(due sim.Cycle, r *Router, i int32) {
 // ends its routing delay then).
 func (pl *Plane) vaAt(due sim.Cycle, r *Router) {
 	if due <= pl.cur {
-		pl.vaWait[r.pw] |= r.pbit
+		pl.retryVA(r)
 		return
 	}
-	pl.schedule(due, ^int32(r.id))
+	pl.schedule(due, ^int32(r.ID()))
 }
 
 // schedule puts event x on the wheel for cycle due (pl.cur < due <=
@@ -342,8 +339,8 @@ func (pl *Plane) Step(now sim.Cycle) int {
 	s := &pl.wheel[now&pl.wmask]
 	for _, x := range *s {
 		if x < 0 {
-			r := pl.routers[^x]
-			pl.vaWait[r.pw] |= r.pbit
+			w, bit := planeBit(int(^x))
+			pl.vaWait[w] |= bit
 			continue
 		}
 		pl.routers[x>>6].evalSA(x&63, now)
@@ -353,7 +350,7 @@ func (pl *Plane) Step(now sim.Cycle) int {
 		for ; m != 0; m &= m - 1 {
 			r := pl.routers[w<<6|bits.TrailingZeros64(m)]
 			if !r.allocateVCs(now) {
-				pl.vaWait[w] &^= r.pbit // headers still in their routing delay set it again (vaAt)
+				pl.vaWait[w] &^= m & -m // headers still in their routing delay set it again (vaAt)
 			}
 		}
 	}
@@ -543,8 +540,9 @@ func (pl *Plane) traverse(w int, now sim.Cycle) int {
 // of a full downstream buffer freed: freedSlot).
 func (r *Router) evalSA(i int32, t sim.Cycle) {
 	pl := r.plane
-	elig := &r.pword.elig[i&63]
-	*elig &^= r.pbit
+	w, bit := planeBit(r.id)
+	elig := &pl.words[w].elig[i&63]
+	*elig &^= bit
 	ivc := &r.in[i]
 	if ivc.state != vcActive || ivc.count == 0 {
 		return
@@ -582,7 +580,7 @@ func (r *Router) evalSA(i int32, t sim.Cycle) {
 	} else if r.ovCredits[o] < 1 {
 		return // a sink's counted credits are out: AddCredit re-evaluates
 	}
-	*elig |= r.pbit
+	*elig |= bit
 }
 
 // nextCredit returns the cycle the credit for the next flit into global
@@ -606,7 +604,7 @@ func (r *Router) freedSlot(p int, j int32, now sim.Cycle) {
 	u := &r.up[p]
 	if up := u.from; up != nil {
 		if owner := up.ovOwner[j-u.offset]; owner >= 0 {
-			up.plane.at(now+up.plane.credit, up, owner)
+			up.plane.creditFreed(up, owner, now)
 		}
 	}
 }

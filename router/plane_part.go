@@ -133,8 +133,8 @@ func (pl *Plane) AllocatePart(now sim.Cycle) {
 	s := &pl.wheel[now&pl.wmask]
 	for _, x := range *s {
 		if x < 0 {
-			r := pl.routers[^x]
-			pl.vaWait[r.pw] |= r.pbit
+			w, bit := planeBit(int(^x))
+			pl.vaWait[w] |= bit
 			continue
 		}
 		pl.routers[x>>6].evalSA(x&63, now)
@@ -144,7 +144,7 @@ func (pl *Plane) AllocatePart(now sim.Cycle) {
 		for m := pl.vaWait[w]; m != 0; m &= m - 1 {
 			r := pl.routers[w<<6|bits.TrailingZeros64(m)]
 			if !r.allocateVCs(now) {
-				pl.vaWait[w] &^= r.pbit
+				pl.vaWait[w] &^= m & -m
 			}
 		}
 	}

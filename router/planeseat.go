@@ -1,6 +1,13 @@
 package router
 
+import "github.com/flitsim/flitsim/sim"
+
 // Where a router and its plane meet.
+//
+// A router knows of its plane only whether it has one (Router.plane) and
+// its window of the plane's link counts (vcFlits, for LinkFlits); the
+// plane finds a router's word and bit of its masks from the router's id
+// (planeBit).
 //
 // A router in a plane (NewPlane) keeps its own state machine: routing, VC
 // allocation, the end of a packet (router.go). The plane keeps what it
@@ -8,8 +15,7 @@ package router
 // round-robin pointers, the timing wheel of re-evaluations (plane.go).
 // The router tells its plane of each event that may change a switch
 // request through the methods below, and touches no field of the Plane;
-// the plane's own code (plane.go) is the only code that reads the
-// router's plane fields (pword, pbit, pw).
+// the plane keeps none of its state in the router.
 
 // planeBit returns the word and bit of router id in a plane's masks.
 func planeBit(id int) (w int, bit uint64) { return id >> 6, 1 << (uint(id) & 63) }
@@ -31,6 +37,13 @@ func (pl *Plane) granted(r *Router, i int32, q int16) {
 func (pl *Plane) released(r *Router, i int, q int32) {
 	w, bit := planeBit(r.ID())
 	pl.words[w].dirQ[i&63][q&15] &^= bit
+}
+
+// creditFreed re-evaluates input VC owner of r, which waited for room in
+// a full downstream buffer that a departure freed in cycle now (freedSlot):
+// the slot's credit is back CreditDelay later.
+func (pl *Plane) creditFreed(r *Router, owner int32, now sim.Cycle) {
+	pl.at(now+pl.credit, r, owner)
 }
 
 // retryVA has r take part in the next VC allocation: an output VC was

@@ -249,12 +249,10 @@ type Router struct {
 	depth    int
 	buffered int // flits in input buffers, those still on their links included
 
-	// The router's seat in its plane: set by NewPlane and read only by
-	// the plane's code (plane.go); the router itself reports to its plane
-	// through the methods of planeseat.go.
-	plane   *Plane     // the fabric's switch allocator, nil when the router allocates alone (plane.go)
-	pword   *planeWord // the plane's word holding this router's bit
-	pbit    uint64
+	// The router's plane, set by NewPlane (nil: the router allocates on
+	// its own). The plane keeps none of its state here: the router reports
+	// to it through the methods of planeseat.go.
+	plane   *Plane  // the fabric's switch allocator, nil when the router allocates alone (plane.go)
 	vcFlits []int64 // in a plane: its window of the plane's link flit counts, by output VC
 	saf     bool    // store-and-forward
 	rich    bool    // adaptive || scouting: VA goes through selectVC
@@ -267,7 +265,6 @@ type Router struct {
 	waitingVA        int    // input VCs in vcRouting
 	ports, vcs       int
 	vcMask, portMask uint64 // the low V bits, the low `ports` bits
-	pw               int    // the plane's word index
 	fab              *Fabric
 	wakeWord         *uint64 // fab.Wake's word holding this router's bit (fabric.go)
 	wakeBit          uint64
