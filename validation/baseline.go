@@ -51,22 +51,27 @@ func BaselineKey(c Comparison) string {
 }
 
 // NewBaseline records the mean errors and verdicts of the comparisons that
-// have data.
+// have data, and the judged comparisons without data that fail (verdict
+// "no-data", mean error 0: a known failure with no error to guard).
 func NewBaseline(cs []Comparison) Baseline {
 	b := Baseline{}
 	for _, c := range cs {
-		if c.Bound == Estimate && c.Verdict != NoData {
+		switch {
+		case c.Bound == Estimate && c.Verdict != NoData:
 			b[BaselineKey(c)] = BaselineEntry{MeanErr: math.Round(c.MeanErr*1e6) / 1e6, Verdict: c.Verdict}
+		case c.Verdict == NoData && c.Failed():
+			b[BaselineKey(c)] = BaselineEntry{Verdict: NoData}
 		}
 	}
 	return b
 }
 
 // KnownFailure reports whether c fails and the baseline records it as a
-// known failure (verdict "fail" under the same key).
+// known failure: the same failing verdict ("fail", or "no-data" for a
+// judged comparison without data) under the same key.
 func (b Baseline) KnownFailure(c Comparison) bool {
 	e, ok := b[BaselineKey(c)]
-	return c.Failed() && ok && e.Verdict == Fail
+	return c.Failed() && ok && e.Verdict == c.Verdict
 }
 
 // MaxBaselineBytes bounds the size of a baseline file LoadBaseline reads:

@@ -218,6 +218,19 @@ func TestBaseline(t *testing.T) {
 	if _, err := LoadBaseline(big); err == nil || !strings.Contains(err.Error(), big) || !strings.Contains(err.Error(), "larger than") {
 		t.Errorf("oversized file: %v, want an error naming it and its size limit", err)
 	}
+	// A judged comparison without data that fails is recorded as a known
+	// failure with that verdict; the same key failing otherwise is not it.
+	nd := Comparison{Config: "f", Model: "m", Sim: QSaturation, Verdict: NoData, Judged: true, MeanErr: math.NaN()}
+	kb := NewBaseline([]Comparison{nd})
+	if kb["f/m@saturation"] != (BaselineEntry{0, NoData}) || !kb.KnownFailure(nd) {
+		t.Errorf("failing no-data: baseline %v, known %v", kb, kb.KnownFailure(nd))
+	}
+	if fl := (Comparison{Config: "f", Model: "m", Sim: QSaturation, Verdict: Fail, Judged: true}); kb.KnownFailure(fl) {
+		t.Error("a fail is known under a no-data row")
+	}
+	if exp := (Comparison{Config: "g", Model: "m", Verdict: NoData, Judged: true, Tolerance: Tolerance{ExpectNoData: "e"}}); len(NewBaseline([]Comparison{exp})) != 0 {
+		t.Error("an expected no-data comparison recorded")
+	}
 	now := []Comparison{
 		{Config: "a", Model: "m", Verdict: Pass, MeanErr: 0.069}, // within 0.02
 		{Config: "b", Model: "m", Verdict: Fail, MeanErr: 0.13},  // regression

@@ -100,7 +100,7 @@ func judge(t *testing.T, rep Report, base Baseline) {
 			default:
 				t.Error(line)
 			}
-			if e, ok := base[BaselineKey(c)]; ok && e.Verdict == Fail && !c.Failed() {
+			if e, ok := base[BaselineKey(c)]; ok && (e.Verdict == Fail || e.Verdict == NoData) && !c.Failed() {
 				t.Logf("%s: recorded as a known failure, now %s: update the baseline", BaselineKey(c), c.Verdict)
 			}
 			if _, ok := base[BaselineKey(c)]; !ok && c.Bound == Estimate && c.Verdict != NoData && !*updateBaseline {

@@ -219,12 +219,12 @@ func (r Report) Summary() string { return countsLine(r.Counts(), len(r.KnownFail
 // countsLine is the summary sentence of the report.
 func countsLine(n Counts, known int) string {
 	s := fmt.Sprintf("%d judged comparisons pass, %d fail", n.JudgedPass, n.JudgedFail)
-	if known > 0 {
-		s += fmt.Sprintf(" (%d of them known and guarded by the baseline)", known)
-	}
 	s += fmt.Sprintf("; %d informational (each with its reason, never a pass); %d without data", n.Informational, n.NoData)
 	if n.NoData > 0 {
 		s += fmt.Sprintf(" (%d of them failing: not declared expected)", n.NoDataFailing)
+	}
+	if known > 0 {
+		s += fmt.Sprintf("; %d of the failures known and recorded in the baseline", known)
 	}
 	if n.Errors > 0 {
 		s += fmt.Sprintf("; %d experiments could not be evaluated", n.Errors)
@@ -239,6 +239,8 @@ func verdictCell(c Comparison, known map[string]bool) string {
 		return "FAIL (known, guarded by the baseline): " + c.Reason
 	case c.Verdict == Fail:
 		return "FAIL: " + c.Reason
+	case c.Verdict == NoData && c.Failed() && known[BaselineKey(c)]:
+		return "FAIL no-data (known, recorded in the baseline): " + c.Reason
 	case c.Verdict == NoData && c.Failed():
 		return "FAIL no-data: " + c.Reason
 	case c.Reason != "" && c.Verdict != Pass:
