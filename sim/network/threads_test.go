@@ -6,108 +6,53 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/flitsim/flitsim/router"
 	"github.com/flitsim/flitsim/sim"
 	"github.com/flitsim/flitsim/topology"
 	"github.com/flitsim/flitsim/topology/graph"
-	"github.com/flitsim/flitsim/topology/multistage"
 )
 
-// threadCases are networks of more than 64 routers (a plane splits at
-// 64-router words), one per mechanism a partition boundary crosses: every
-// switching technique, long links and credit lines, a pipeline of zero
-// delays, random minimal and adaptive routing (escape VCs), a mesh, a
-// 3-D torus, two hypercubes (8 and 9 ports); and three networks that run
-// on one thread whatever is asked (multistage, scouting, a dragonfly),
-// which must give the same results all the same.
+// threadCases are the networks of TestDeliveryTraceGolden (traceCases:
+// every switching technique, long links and credit lines, a pipeline of
+// zero delays, random minimal and adaptive routing with escape VCs, a
+// mesh, a hypercube) enlarged beyond 64 routers, since a plane splits at
+// 64-router words, and three more: a 3-D torus, a hypercube of 9 ports
+// and a dragonfly. The multistage fabric, scouting (K = 3) and the
+// dragonfly run on one thread whatever is asked (one-thread-*) and must
+// give the same results all the same.
 func threadCases() map[string]Config {
 	m := map[string]Config{}
-	for name, f := range map[string]func() Config{
-		"dor-torus16":   func() Config { return SpeedConfig(16, 0.3) },
-		"dor-torus-sat": func() Config { return SpeedConfig(12, 0.6) },
-		"vct": func() Config {
-			c := SpeedConfig(12, 0.3)
-			c.Router.Switching = router.VirtualCutThrough
-			c.Router.BufferDepth = 16
-			return c
-		},
-		"saf": func() Config {
-			c := SpeedConfig(12, 0.2)
-			c.Router.Switching = router.StoreAndForward
-			c.Router.BufferDepth = 16
-			return c
-		},
-		"latencies": func() Config {
-			c := SpeedConfig(12, 0.3)
-			c.InjectionLatency, c.EjectionLatency, c.LinkLatency, c.CreditDelay = 2, 3, 3, 4
-			c.Router.SwitchTraversalDelay = 1
-			c.Router.RoutingDelay = 0
-			return c
-		},
-		"zero-pipeline": func() Config {
-			c := SpeedConfig(12, 0.3)
-			c.Router.RoutingDelay, c.Router.VCAllocDelay, c.Router.SwitchAllocDelay = 0, 0, 0
-			return c
-		},
-		"mesh-4vc": func() Config {
-			c := SpeedConfig(4, 0.3)
-			c.Topology = topology.Spec{Kind: topology.Mesh, K: 13, N: 2}
-			c.Router.VCs, c.Router.BufferDepth = 4, 3
-			return c
-		},
-		"random-minimal": func() Config {
-			c := SpeedConfig(4, 0.3)
-			c.Topology = topology.Spec{Kind: topology.Mesh, K: 12, N: 2}
-			c.Routing = RoutingRandomMinimal
-			return c
-		},
-		"adaptive-escape": func() Config {
-			c := SpeedConfig(12, 0.3)
-			c.Routing = RoutingAdaptive
-			c.Router.VCs, c.EscapeVCs = 4, 2
-			return c
-		},
-		"torus3d": func() Config {
-			c := SpeedConfig(6, 0.3)
-			c.Topology.N = 3
-			return c
-		},
-		"hypercube7": func() Config {
-			c := SpeedConfig(4, 0.3)
-			c.Topology = topology.Spec{Kind: topology.Hypercube, N: 7}
-			return c
-		},
-		"one-thread-multistage": func() Config {
-			c := SpeedConfig(4, 0.4)
-			c.Multistage = &multistage.Spec{Degree: 4, Stages: 4}
-			return c
-		},
-		"one-thread-scouting": func() Config {
-			c := SpeedConfig(12, 0.2)
-			c.Routing = RoutingAdaptive
-			c.Router.VCs, c.EscapeVCs = 4, 2
-			c.Router.Switching, c.Router.ScoutingDistance = router.Scouting, 3
-			return c
-		},
-		"hypercube8": func() Config {
-			c := SpeedConfig(4, 0.2)
-			c.Topology = topology.Spec{Kind: topology.Hypercube, N: 8}
-			return c
-		},
-		"one-thread-dragonfly": func() Config {
-			g, err := graph.NewDragonfly(graph.DragonflySpec{P: 2})
-			if err != nil {
-				panic(err)
-			}
-			c := SpeedConfig(4, 0.3)
-			c.Topology, c.Graph, c.Routing = topology.Spec{}, g, graph.RouteMinimal
-			c.Router.VCs = 3
-			c.Rate, c.Length = 0.3/4, LengthSpec{Flits: 4}
-			return c
-		},
-	} {
-		m[name] = f()
+	for name, c := range traceCases() {
+		switch c.Topology.Kind {
+		case topology.Torus:
+			c.Topology.K = 12
+		case topology.Mesh:
+			c.Topology.K = 13
+		case topology.Hypercube:
+			c.Topology.N = 7
+		}
+		if c.Multistage != nil {
+			c.Multistage.Stages = 4
+		}
+		if c.Multistage != nil || c.Router.ScoutingDistance > 0 {
+			name = "one-thread-" + name
+		}
+		m[name] = c
 	}
+	torus3d := SpeedConfig(6, 0.3)
+	torus3d.Topology.N = 3
+	m["torus3d"] = torus3d
+	cube := SpeedConfig(4, 0.2)
+	cube.Topology = topology.Spec{Kind: topology.Hypercube, N: 8}
+	m["hypercube8"] = cube
+	g, err := graph.NewDragonfly(graph.DragonflySpec{P: 2})
+	if err != nil {
+		panic(err)
+	}
+	fly := SpeedConfig(4, 0.3)
+	fly.Topology, fly.Graph, fly.Routing = topology.Spec{}, g, graph.RouteMinimal
+	fly.Router.VCs = 3
+	fly.Rate, fly.Length = 0.3/4, LengthSpec{Flits: 4}
+	m["one-thread-dragonfly"] = fly
 	return m
 }
 
@@ -167,8 +112,8 @@ func checkThreads(t *testing.T, cfg Config, name string) {
 }
 
 // TestThreadsRunResult runs two points through Run (warm-up, measurement,
-// drain) on 1 to 4 threads and requires every field of the results to be
-// the same.
+// drain) on 1 to 4 threads (-short: one point, 1 and 2 threads) and
+// requires every field of the results to be the same.
 func TestThreadsRunResult(t *testing.T) {
 	cases := []Config{SpeedConfig(16, 0.2), threadCases()["adaptive-escape"]}
 	if testing.Short() {
@@ -177,7 +122,11 @@ func TestThreadsRunResult(t *testing.T) {
 	for _, cfg := range cases {
 		cfg.Run = sim.RunControl{Period: 500, MaxWarmup: 3000, MaxCycles: 8000, TargetRelCI: 0.05}
 		var want string
-		for k := 1; k <= 4; k++ {
+		most := 4
+		if testing.Short() {
+			most = 2
+		}
+		for k := 1; k <= most; k++ {
 			c := cfg
 			c.Threads = k
 			n, err := New(c)
