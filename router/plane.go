@@ -540,9 +540,7 @@ func (pl *Plane) traverse(w int, now sim.Cycle) int {
 // of a full downstream buffer freed: freedSlot).
 func (r *Router) evalSA(i int32, t sim.Cycle) {
 	pl := r.plane
-	w, bit := planeBit(r.id)
-	elig := &pl.words[w].elig[i&63]
-	*elig &^= bit
+	pl.setElig(r, i, false)
 	ivc := &r.in[i]
 	if ivc.state != vcActive || ivc.count == 0 {
 		return
@@ -567,10 +565,10 @@ func (r *Router) evalSA(i int32, t sim.Cycle) {
 		return
 	}
 	o := int(ivc.outVC)
-	if dg := downVC(pl.down[r.id*pl.n+o]); dg >= 0 {
+	if dg := pl.downOf(r, o); dg >= 0 {
 		back, full := pl.nextCredit(dg)
 		if full {
-			pl.ivc[dg].feederWaits = true // the downstream buffer is full: its next departure re-evaluates (freedSlot)
+			pl.feederWaits(dg) // the downstream buffer is full: its next departure re-evaluates (freedSlot)
 			return
 		}
 		if back > t {
@@ -580,7 +578,7 @@ func (r *Router) evalSA(i int32, t sim.Cycle) {
 	} else if r.ovCredits[o] < 1 {
 		return // a sink's counted credits are out: AddCredit re-evaluates
 	}
-	*elig |= bit
+	pl.setElig(r, i, true)
 }
 
 // nextCredit returns the cycle the credit for the next flit into global
@@ -601,9 +599,8 @@ func (pl *Plane) nextCredit(g int) (back sim.Cycle, full bool) {
 // (evalSA found the buffer full and set feederWaits): the feeder may send
 // into the freed slot from now + CreditDelay on, and is re-evaluated then.
 func (r *Router) freedSlot(p int, j int32, now sim.Cycle) {
-	u := &r.up[p]
-	if up := u.from; up != nil {
-		if owner := up.ovOwner[j-u.offset]; owner >= 0 {
+	if up, o := r.feeder(p, j); up != nil {
+		if owner := up.owner(o); owner >= 0 {
 			up.plane.creditFreed(up, owner, now)
 		}
 	}
@@ -711,14 +708,14 @@ func (pl *Plane) moveSlow(id, i int, slow uint, now sim.Cycle) {
 		return
 	}
 	r := pl.routers[id]
-	ivc := &r.in[i]
+	ivc := &pl.ivc[id*pl.n+i] // router id's input VC i (its r.in[i])
 	o := ivc.outVC
 	if slow&movedWritten != 0 {
 		dg := uint32(pl.down[id*pl.n+int(o)])
 		pl.routers[dg/uint32(pl.n)].planeWritten(int32(dg%uint32(pl.n)), now+pl.link)
 	}
 	if slow&movedFeeder != 0 {
-		r.freedSlot(int(r.portOf[i]), int32(i), now)
+		r.freedSlot(i/pl.vcs, int32(i), now)
 	}
 	if slow&movedTail != 0 {
 		r.tailLeft(i, o, int32(ivc.outPort), now)

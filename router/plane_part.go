@@ -190,7 +190,7 @@ func (pl *Plane) ApplyPart(now sim.Cycle) {
 	for _, src := range pl.part.parts {
 		for _, x := range src.part.wakes[me] {
 			r := pl.routers[x>>6]
-			if owner := r.ovOwner[x&63]; owner >= 0 {
+			if owner := r.owner(x & 63); owner >= 0 {
 				pl.at(now+pl.credit, r, owner)
 			}
 		}
@@ -214,7 +214,7 @@ func (pl *Plane) EvalDeferred() {
 // (at defers it).
 func (pl *Plane) moveSlowPart(id, i int, slow uint, now sim.Cycle) {
 	r := pl.routers[id]
-	ivc := &r.in[i]
+	ivc := &pl.ivc[id*pl.n+i] // router id's input VC i (its r.in[i])
 	o := ivc.outVC
 	if slow&movedWritten != 0 {
 		dg := pl.down[id*pl.n+int(o)]
@@ -224,11 +224,10 @@ func (pl *Plane) moveSlowPart(id, i int, slow uint, now sim.Cycle) {
 		pl.crossFlit(id*pl.n+i, downVC(pl.down[id*pl.n+int(o)]))
 	}
 	if slow&movedFeeder != 0 {
-		u := &r.up[r.portOf[i]]
-		if up := u.from; up != nil && up.plane != pl {
-			pl.crossWake(up, int32(i)-u.offset)
+		if up, o := r.feeder(i/pl.vcs, int32(i)); up != nil && up.plane != pl {
+			pl.crossWake(up, o)
 		} else {
-			r.freedSlot(int(r.portOf[i]), int32(i), now)
+			r.freedSlot(i/pl.vcs, int32(i), now)
 		}
 	}
 	if slow&movedTail != 0 {
@@ -271,5 +270,5 @@ func (pl *Plane) crossFlit(g, dg int) {
 func (pl *Plane) crossWake(up *Router, o int32) {
 	pp := pl.part
 	k := up.plane.part.index
-	pp.wakes[k] = append(pp.wakes[k], int32(up.id)<<6|o)
+	pp.wakes[k] = append(pp.wakes[k], int32(up.ID())<<6|o)
 }

@@ -4,18 +4,20 @@ import "github.com/flitsim/flitsim/sim"
 
 // Where a router and its plane meet.
 //
-// A router knows of its plane only whether it has one (Router.plane) and
-// its window of the plane's link counts (vcFlits, for LinkFlits); the
-// plane finds a router's word and bit of its masks from the router's id
-// (planeBit).
-//
 // A router in a plane (NewPlane) keeps its own state machine: routing, VC
-// allocation, the end of a packet (router.go). The plane keeps what it
-// decides for all its routers at once: the switch-request masks, the
-// round-robin pointers, the timing wheel of re-evaluations (plane.go).
-// The router tells its plane of each event that may change a switch
-// request through the methods below, and touches no field of the Plane;
-// the plane keeps none of its state in the router.
+// allocation, the end of a packet (router.go), and decides its switch
+// requests (evalSA, plane.go). The plane keeps what it decides for all its
+// routers at once: the switch-request masks, the round-robin pointers, the
+// timing wheel of re-evaluations (plane.go). Each side goes through the
+// other's methods, all below: a router reports each event that may change a
+// switch request (creditReturned, granted, released, retryVA, creditFreed)
+// and sets or reads what it decides (setElig, downOf, feederWaits, at,
+// nextCredit); the plane asks a router for its feeder and owners (feeder,
+// owner). A router knows of its plane only whether it has one
+// (Router.plane) and its window of the plane's link counts (vcFlits, for
+// LinkFlits); the plane finds a router's word and bit of its masks from
+// the router's id (planeBit) and its VC state in the arrays they share
+// (Storage), and reads a router's fields only while it joins (NewPlane).
 
 // planeBit returns the word and bit of router id in a plane's masks.
 func planeBit(id int) (w int, bit uint64) { return id >> 6, 1 << (uint(id) & 63) }
@@ -52,3 +54,30 @@ func (pl *Plane) retryVA(r *Router) {
 	w, bit := planeBit(r.ID())
 	pl.vaWait[w] |= bit
 }
+
+// setElig sets (on) or clears the bit of input VC i of r in the plane's
+// switch-request mask (evalSA decides it).
+func (pl *Plane) setElig(r *Router, i int32, on bool) {
+	w, bit := planeBit(r.ID())
+	e := &pl.words[w].elig[i&63]
+	*e = *e&^bit | bit&-uint64(b2u(on))
+}
+
+// downOf returns the global input VC output VC o of r feeds (of another
+// partition's router too, when split: downVC), or -1 for a sink.
+func (pl *Plane) downOf(r *Router, o int) int { return downVC(pl.down[r.ID()*pl.n+o]) }
+
+// feederWaits marks global input VC g, whose buffer is full, as awaited by
+// the input VC feeding it: its next departure re-evaluates that one
+// (freedSlot).
+func (pl *Plane) feederWaits(g int) { pl.ivc[g].feederWaits = true }
+
+// feeder returns the router feeding input VC j of r (of input port p) and
+// its output VC that feeds it, or nil when a NIC feeds it.
+func (r *Router) feeder(p int, j int32) (*Router, int32) {
+	u := &r.up[p]
+	return u.from, j - u.offset
+}
+
+// owner returns the input VC of r that owns output VC o, or -1.
+func (r *Router) owner(o int32) int32 { return r.ovOwner[o] }
