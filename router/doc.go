@@ -181,9 +181,14 @@
 // and, at each VA attempt, requests a free output VC chosen uniformly at
 // random among all free VCs of its adaptive candidates, falling back to its
 // escape candidates (Duato's escape channels, the lowest classes) only when
-// no adaptive VC is free. Config.ClassVCs gives classes uneven VC ranges
-// (escape VCs first). Without it the router keeps the behaviour above: the
-// route is one candidate drawn at routing time.
+// no adaptive VC is free. With escape classes an adaptive VC counts as free
+// only with room for the header's whole packet (empty, for a packet longer
+// than the buffer), an escape VC once the previous tail has left: Duato's
+// condition needs the first, not the second (vcNeeds; docs/booksim.md#adaptive).
+// With Arch.StickyEscape a packet that arrived on an escape VC requests
+// only escape VCs and the ejection port. Config.ClassVCs gives classes
+// uneven VC ranges (escape VCs first). Without it the router keeps the
+// behaviour above: the route is one candidate drawn at routing time.
 //
 // # Occupancy
 //
