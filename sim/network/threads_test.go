@@ -6,9 +6,11 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/flitsim/flitsim/router"
 	"github.com/flitsim/flitsim/sim"
 	"github.com/flitsim/flitsim/topology"
 	"github.com/flitsim/flitsim/topology/graph"
+	"github.com/flitsim/flitsim/traffic"
 )
 
 // threadCases are the networks of TestDeliveryTraceGolden (traceCases:
@@ -115,12 +117,24 @@ func checkThreads(t *testing.T, cfg Config, name string) {
 // drain) on 1 to 4 threads (-short: one point, 1 and 2 threads) and
 // requires every field of the results to be the same.
 func TestThreadsRunResult(t *testing.T) {
-	cases := []Config{SpeedConfig(16, 0.2), threadCases()["adaptive-escape"]}
-	if testing.Short() {
-		cases = cases[:1]
+	// A ring of 200 routers with one VC and no dateline classes
+	// deadlocks (TestDeadlockIsDetected): the blocked VCs are reported
+	// while the other threads finish their cycle's last phase.
+	ring := Config{
+		Topology: topology.Spec{Kind: topology.Ring, K: 200, N: 1},
+		Router:   router.Arch{VCs: 1, BufferDepth: 2},
+		Pattern:  traffic.PatternSpec{Name: "uniform"}, Process: "bernoulli", Rate: 0.04,
+		Length: LengthSpec{Flits: 8}, Seed: 1, singleClass: true,
 	}
-	for _, cfg := range cases {
+	cases := []Config{SpeedConfig(16, 0.2), ring, threadCases()["adaptive-escape"]}
+	if testing.Short() {
+		cases = cases[:2]
+	}
+	for ci, cfg := range cases {
 		cfg.Run = sim.RunControl{Period: 500, MaxWarmup: 3000, MaxCycles: 8000, TargetRelCI: 0.05}
+		if ci == 1 {
+			cfg.Run.BacklogLimit, cfg.Run.DeadlockCycles = 1e9, 500
+		}
 		var want string
 		most := 4
 		if testing.Short() {
@@ -140,8 +154,8 @@ func TestThreadsRunResult(t *testing.T) {
 			got := fmt.Sprintf("%+v", res)
 			if k == 1 {
 				want = got
-				if res.Messages == 0 {
-					t.Fatalf("no message measured: %s", got)
+				if ci == 1 && res.Status != sim.StatusDeadlock || ci != 1 && res.Messages == 0 {
+					t.Fatalf("case %d: status %s, %d messages measured: %s", ci, res.Status, res.Messages, got)
 				}
 				continue
 			}
