@@ -87,3 +87,22 @@ func TestAddAMode(t *testing.T) {
 		t.Error("a rate the echo engine refuses was loaded")
 	}
 }
+
+// TestReads: a key is read unless the mode's row lists it, or its section,
+// as not read.
+func TestReads(t *testing.T) {
+	for _, c := range []struct {
+		mode, key string
+		want      bool
+	}{
+		{"network", "run.threads", true},
+		{"closed", "run.threads", false},
+		{"delta", "router.vcs", false}, // the section router is listed whole
+		{"closed", "closed.pe.mean", true},
+		{"network", "closed.pe.mean", false},
+	} {
+		if got := (&Experiment{Mode: c.mode}).Reads(c.key); got != c.want {
+			t.Errorf("mode %s Reads(%q) = %v, want %v", c.mode, c.key, got, c.want)
+		}
+	}
+}

@@ -280,6 +280,17 @@ func init() {
 	}
 }
 
+// Reads reports whether e's mode reads key: the key is not in its row's
+// notRead, nor under a section listed there whole.
+func (e *Experiment) Reads(key string) bool {
+	for _, k := range modeOf(e.Mode).notRead {
+		if key == k || strings.HasPrefix(key, k+".") {
+			return false
+		}
+	}
+	return true
+}
+
 // why explains, for messages, why a mode does not read a key.
 var why = map[string]string{
 	"network":   "its topology is fixed by the mode's own section",

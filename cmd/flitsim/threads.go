@@ -23,12 +23,13 @@ func checkThreads(name string, threads int) error {
 	return nil
 }
 
-// setThreads gives every mode-network experiment the --threads value, when
-// given, and returns the most threads one of them asks for (at least 1).
+// setThreads gives every experiment whose mode reads run.threads (mode
+// network) the --threads value, when given, and returns the most threads
+// one of them asks for (at least 1).
 func setThreads(exps []*configs.Experiment, threads int) int {
 	most := 1
 	for _, e := range exps {
-		if e.Mode != "network" {
+		if !e.Reads("run.threads") {
 			continue
 		}
 		if threads > 0 {
