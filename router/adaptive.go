@@ -128,11 +128,13 @@ func (r *Router) selectVC(i int, cutThrough bool, now sim.Cycle) int32 {
 // empty.
 func (r *Router) vcNeeds(i int, cutThrough bool) (need, needAdaptive int32) {
 	if cutThrough {
-		need = r.slots[i*r.depth+int(r.in[i].head)].flit.Len
+		need = r.in[i].remain // the packet's length (startRouting, startProbe)
 	}
 	needAdaptive = need
 	if r.escapeClasses > 0 {
-		needAdaptive = min(r.slots[i*r.depth+int(r.in[i].head)].flit.Len, int32(r.depth))
+		// (not the front slot's flit: a scouting header's data may not
+		// have reached the buffer, and the slot holds an old flit or none)
+		needAdaptive = min(r.in[i].remain, int32(r.depth))
 	}
 	return need, needAdaptive
 }

@@ -143,7 +143,7 @@ func TestDeliveryTraceGolden(t *testing.T) {
 		"mesh-4vc":        {"d0561a782f3e460b", 2760},
 		"multistage":      {"d410d38a7ea49452", 9417},
 		"saf":             {"5266f3c91b59bf7e", 1190},
-		"scouting-k3":     {"c99d16db2c046596", 4825},
+		"scouting-k3":     {"4170eaa2192fdb72", 4827},
 		"vct":             {"4848be6d45462716", 1751},
 		"zero-pipeline":   {"9f135a59356a0956", 1753},
 	}
