@@ -77,7 +77,7 @@ func (r *Router) allocateVCsWith(now sim.Cycle) {
 			}
 			var need int32
 			if r.cutThrough && int(ivc.outPort) != r.local {
-				need = r.slots[i*r.depth+int(ivc.head)].flit.Len
+				need = ivc.remain // the head's packet length (startRouting)
 			}
 			for o := int32(ivc.vcLo); o < int32(ivc.vcHi); o++ {
 				if r.ovOwner[o] < 0 && (need == 0 || r.hasCredits(int32(ivc.outPort), o, need, now)) {
@@ -113,7 +113,7 @@ func (r *Router) allocateSwitchWith(now sim.Cycle) (moved int) {
 			v := wrap(k+uint(bits.TrailingZeros64(m)), vcs)
 			i := int32(p*vcs + v)
 			ivc := &r.in[i]
-			if ivc.readyAt > now || r.slots[i*int32(r.depth)+ivc.head].t > now {
+			if ivc.readyAt > now || r.slots[i*int32(r.depth)+ivc.head].t() > now {
 				continue
 			}
 			if !r.hasCredits(int32(ivc.outPort), ivc.outVC, 1, now) {

@@ -61,13 +61,16 @@ func ExampleNewPlane() {
 		}
 		pl.Step(now)
 		for _, f := range pl.Ejected {
-			fmt.Printf("cycle %d: flit of packet %d leaves router 2 after %d links (head %v, tail %v)\n",
-				now, f.Packet, f.Hops, f.IsHead(), f.IsTail())
+			fmt.Printf("cycle %d: flit of packet %d leaves router 2 (head %v, tail %v)", now, f.Packet, f.IsHead(), f.IsTail())
+			if f.IsTail() { // a tail carries the links its packet crossed (Flit.Hops)
+				fmt.Printf(" after %d links", f.Hops)
+			}
+			fmt.Println()
 		}
 	}
 	// Output:
-	// cycle 10: flit of packet 7 leaves router 2 after 2 links (head true, tail false)
-	// cycle 11: flit of packet 7 leaves router 2 after 2 links (head false, tail false)
-	// cycle 12: flit of packet 7 leaves router 2 after 2 links (head false, tail false)
-	// cycle 13: flit of packet 7 leaves router 2 after 2 links (head false, tail true)
+	// cycle 10: flit of packet 7 leaves router 2 (head true, tail false)
+	// cycle 11: flit of packet 7 leaves router 2 (head false, tail false)
+	// cycle 12: flit of packet 7 leaves router 2 (head false, tail false)
+	// cycle 13: flit of packet 7 leaves router 2 (head false, tail true) after 2 links
 }

@@ -139,7 +139,7 @@ func (r *Router) Inject(port, vc int, f Flit, now, at sim.Cycle) bool {
 	ivc := &r.in[i]
 	d := uint(r.depth)
 	sl := &r.slots[i*r.depth+int(wrap(uint(ivc.head+ivc.count), d))]
-	if uint(ivc.count) >= d || sl.t > now-r.creditDelay() {
+	if uint(ivc.count) >= d || sl.t() > now-r.creditDelay() {
 		return false
 	}
 	if r.plane == nil {
@@ -172,7 +172,7 @@ func (r *Router) freeFor(i, need int32, seen sim.Cycle) bool {
 	ivc := &r.in[i]
 	d := uint(r.depth)
 	pos := wrap(wrap(uint(ivc.head+ivc.count+need-1), d), d)
-	return b2u(ivc.count+need <= int32(r.depth))&b2u(r.slots[int(i)*r.depth+int(pos)].t <= seen) != 0
+	return b2u(ivc.count+need <= int32(r.depth))&b2u(r.slots[int(i)*r.depth+int(pos)].t() <= seen) != 0
 }
 
 // visibleFree returns the free slots of input VC i that were freed in
@@ -186,7 +186,7 @@ func (r *Router) visibleFree(i int32, seen sim.Cycle) int32 {
 		if pos >= int32(r.depth) {
 			pos -= int32(r.depth)
 		}
-		if r.slots[base+int(pos)].t > seen {
+		if r.slots[base+int(pos)].t() > seen {
 			return k
 		}
 		pos++
@@ -233,7 +233,7 @@ func (r *Router) arrived(i int, k int32, now sim.Cycle) bool {
 	if pos >= int32(r.depth) {
 		pos -= int32(r.depth)
 	}
-	return r.slots[i*r.depth+int(pos)].t <= now
+	return r.slots[i*r.depth+int(pos)].t() <= now
 }
 
 // Arrived returns the flits in the router's input buffers in cycle now,

@@ -15,7 +15,7 @@ import "unsafe"
 //	adaptive candidates                         n·((ports+1)·sizeof(cand) + 4)
 //	scouting                                    n·sizeof(scoutVC) + 2·ports·sizeof(Control)
 //
-// The input buffers dominate deep routers (sizeof(slot) is 24 bytes a flit
+// The input buffers dominate deep routers (sizeof(slot) is 16 bytes a flit
 // slot); the Router struct (about 1 KiB) and its per-port state (64 bytes
 // a port), shallow ones.
 // sim/network's EstimateMemory sums it over the routers of a network.

@@ -548,7 +548,7 @@ func (r *Router) evalSA(i int32, t sim.Cycle) {
 	d := uint(r.depth)
 	base := int(i) * r.depth
 	due := ivc.readyAt
-	if at := r.slots[base+int(ivc.head)].t; at > due {
+	if at := r.slots[base+int(ivc.head)].t(); at > due {
 		due = at
 	}
 	if r.saf {
@@ -556,7 +556,7 @@ func (r *Router) evalSA(i int32, t sim.Cycle) {
 		if ivc.count < ivc.remain {
 			return // accept re-evaluates when the tail is written
 		}
-		if at := r.slots[base+int(wrap(uint(ivc.head+ivc.remain-1), d))].t; at > due {
+		if at := r.slots[base+int(wrap(uint(ivc.head+ivc.remain-1), d))].t(); at > due {
 			due = at
 		}
 	}
@@ -591,7 +591,7 @@ func (pl *Plane) nextCredit(g int) (back sim.Cycle, full bool) {
 	if uint(dv.count) >= d {
 		return 0, true
 	}
-	return pl.slots[g*pl.depth+int(wrap(uint(dv.head+dv.count), d))].t + pl.credit, false
+	return pl.slots[g*pl.depth+int(wrap(uint(dv.head+dv.count), d))].t() + pl.credit, false
 }
 
 // freedSlot is called when a flit leaves input VC j of router r (port p)
@@ -644,7 +644,7 @@ func (pl *Plane) move(list []int32, now sim.Cycle) int {
 		ivc := &ivcs[g]
 		h := uint(ivc.head)
 		sl := &slots[g*d+int(h)]
-		sl.t = now
+		sl.setT(now) // freed
 		ivc.head = int32(wrap(h+1, uint(d)))
 		ivc.count--
 		ivc.remain--
@@ -658,15 +658,13 @@ func (pl *Plane) move(list []int32, now sim.Cycle) int {
 				panic(pl.routers[dg/n].overflow(dg % n))
 			}
 			ds := &slots[dg*d+int(wrap(uint(dv.head+dv.count), uint(d)))]
-			ds.flit = sl.flit
-			ds.flit.Hops++
-			ds.t = now + pl.link
+			ds.copyHop(sl, now+pl.link)
 			dv.count++
 			if dv.count == 1 || pl.saf && dv.count == dv.remain {
 				slow = movedWritten
 			}
 			// The next credit: nextCredit(dg) written out on the loop's locals.
-			if uint(dv.count) >= uint(d) || slots[dg*d+int(wrap(uint(dv.head+dv.count), uint(d)))].t+pl.credit > next {
+			if uint(dv.count) >= uint(d) || slots[dg*d+int(wrap(uint(dv.head+dv.count), uint(d)))].t()+pl.credit > next {
 				slow |= movedEval // no credit for the next flit in the next cycle
 			}
 		} else if dg < -1 {
@@ -680,15 +678,15 @@ func (pl *Plane) move(list []int32, now sim.Cycle) int {
 			}
 			k := len(pl.Ejected)
 			pl.Ejected = pl.Ejected[:k+1] // (NewPlane gives it room for one flit per output port to a sink)
-			pl.Ejected[k] = sl.flit
+			pl.Ejected[k] = sl.flit()
 		}
 		if ivc.feederWaits {
 			ivc.feederWaits = false
 			slow |= movedFeeder
 		}
-		if sl.flit.Flags&Tail != 0 {
+		if sl.pf&tailBit != 0 {
 			slow |= movedTail
-		} else if ivc.count == 0 || slots[g*d+int(ivc.head)].t > next {
+		} else if ivc.count == 0 || slots[g*d+int(ivc.head)].t() > next {
 			slow |= movedEval // the next flit is not there in the next cycle
 		}
 		if slow != 0 {
@@ -745,7 +743,7 @@ func (r *Router) planeAccept(j int32, f Flit, at sim.Cycle) {
 // make the VC eligible, for planeWritten (move tests the same on its
 // locals).
 func (r *Router) planeFill(j int32, sl *slot, f Flit, at sim.Cycle) (written bool) {
-	sl.flit, sl.t = f, at
+	sl.put(r, f, at)
 	ivc := &r.in[j]
 	ivc.count++
 	return ivc.count == 1 || r.saf && ivc.count == ivc.remain

@@ -257,7 +257,7 @@ func downVC(d int32) int {
 func (pl *Plane) crossFlit(g, dg int) {
 	ivc := &pl.ivc[g]
 	d := uint(pl.depth)
-	f := pl.slots[g*pl.depth+int(wrap(uint(ivc.head)+d-1, d))].flit
+	f := pl.slots[g*pl.depth+int(wrap(uint(ivc.head)+d-1, d))].flit()
 	f.Hops++
 	pp := pl.part
 	k := pl.routers[dg/pl.n].plane.part.index

@@ -155,7 +155,7 @@ type Flit struct {
 	Dest   int32 // destination router, read by the head for routing
 	Len    int32 // packet length in flits, read by the head (cut-through checks)
 	Flags  Flag
-	Hops   uint16 // links crossed so far, counted by the network (in the struct's padding)
+	Hops   uint16 // links crossed so far, counted by the network (in the struct's padding); a router's buffers keep it on every flit but the head of a multi-flit packet, whose slot holds Len there (see slot): read it from the tail
 }
 
 // IsHead reports whether f is its packet's head flit.
@@ -198,17 +198,90 @@ const (
 	vcScoutWait              // scouting: owns output VC outVC, the data waits for the header's acknowledgements
 )
 
-// slot is one flit place of an input buffer: 24 bytes. Its one stamp t is
-// the arrival cycle of the flit it holds (the flit is invisible before),
-// or, while it is empty, the cycle it was last emptied (its credit is the
-// feeder's CreditDelay later): only a held slot's arrival and only an
-// empty slot's free cycle are ever read, so one field serves both
-// (issue 20: 8 bytes less per slot, 640 bytes per node of the reference
-// router).
+// slot is one flit place of an input buffer: 16 bytes (issue 20: the
+// buffers are most of a large network's memory). It packs a Flit and one
+// stamp:
+//
+//	pf    the packet id (below 2^30) and the Head and Tail flags in bits 30, 31
+//	dest  the destination
+//	tx    the stamp t in the low 40 bits (signed) and x in the high 24 bits
+//
+// t is the arrival cycle of the flit the slot holds (invisible before), or,
+// while it is empty, the cycle it was last emptied (its credit is the
+// feeder's CreditDelay later): only a held slot's arrival and only an empty
+// slot's free cycle are ever read. x is the packet length for a head that
+// is not its packet's tail (only heads read Len) and the links crossed for
+// every other flit (only tails report Hops): a flit read back from a slot
+// (Sent, Plane.Ejected) has Hops 0 if it is the head of a multi-flit
+// packet, and Len only on heads. Lengths and hop counts up to 2^24-1 fit.
 type slot struct {
-	flit Flit
-	t    sim.Cycle
+	pf   uint32
+	dest int32
+	tx   uint64
 }
+
+// The slot's packing.
+const (
+	stampBits = 40
+	stampMask = 1<<stampBits - 1
+	xOne      = 1 << stampBits // x = 1
+	xMax      = 1<<(64-stampBits) - 1
+	headBit   = uint32(Head) << 30
+	tailBit   = uint32(Tail) << 30
+	maxPacket = 1 << 30
+)
+
+// MaxPacketFlits is the longest packet a router's buffer slot can carry
+// (its length and hop count share the slot's top 24 bits).
+const MaxPacketFlits = xMax
+
+// t returns the slot's stamp.
+func (s *slot) t() sim.Cycle { return sim.Cycle(int64(s.tx<<(64-stampBits)) >> (64 - stampBits)) }
+
+// setT sets the stamp (the free cycle of a slot being emptied).
+func (s *slot) setT(c sim.Cycle) { s.tx = s.tx&^stampMask | uint64(c)&stampMask }
+
+// headOnly reports whether the slot's flit is a head but not a tail (its
+// x is the packet length).
+func (s *slot) headOnly() bool { return s.pf>>30 == uint32(Head) }
+
+// put writes flit f, arriving in cycle at, into the slot of router r.
+func (s *slot) put(r *Router, f Flit, at sim.Cycle) {
+	x := uint64(f.Hops)
+	if f.Flags&(Head|Tail) == Head {
+		x = uint64(f.Len)
+	}
+	if uint32(f.Packet) >= maxPacket || x > xMax {
+		panic(fmt.Sprintf("router %d: flit of packet %d (length %d) beyond a slot's packet ids (2^30) or lengths (2^24)", r.id, f.Packet, f.Len))
+	}
+	s.pf, s.dest = uint32(f.Packet)|uint32(f.Flags&(Head|Tail))<<30, f.Dest
+	s.tx = x<<stampBits | uint64(at)&stampMask
+}
+
+// copyHop writes the flit of slot from, one link further on, arriving in
+// cycle at, into s (a plane's traversal).
+func (s *slot) copyHop(from *slot, at sim.Cycle) {
+	s.pf, s.dest = from.pf, from.dest
+	s.tx = from.tx&^stampMask + xOne*uint64(b2u(!from.headOnly())) | uint64(at)&stampMask
+}
+
+// flit returns the slot's flit (see slot for its Len and Hops).
+func (s *slot) flit() Flit {
+	f := Flit{Packet: int32(s.pf &^ (headBit | tailBit)), Dest: s.dest, Flags: Flag(s.pf >> 30)}
+	x := s.tx >> stampBits
+	switch {
+	case s.headOnly():
+		f.Len = int32(x)
+	case f.Flags&Head != 0:
+		f.Len, f.Hops = 1, uint16(x)
+	default:
+		f.Hops = uint16(x)
+	}
+	return f
+}
+
+// packet returns the packet id of the slot's flit.
+func (s *slot) packet() int32 { return int32(s.pf &^ (headBit | tailBit)) }
 
 // portState is one port's allocation state: its work masks (bit v set when
 // VC v may request the switch, i.e. is active with flits, or waits for VC
@@ -441,7 +514,7 @@ func New(cfg Config) (*Router, error) {
 		r.enableRich()
 	}
 	for k := range r.slots {
-		r.slots[k].t = neverFreed
+		r.slots[k].setT(neverFreed)
 	}
 	r.vcMask = ^uint64(0) >> (64 - uint(cfg.VCs))
 	r.portMask = ^uint64(0) >> (64 - uint(ports))
@@ -482,7 +555,7 @@ const unlimited = 1 << 30
 
 // neverFreed is the free cycle of a slot never used: its credit is there
 // from the start.
-const neverFreed = sim.Cycle(-1 << 62)
+const neverFreed = sim.Cycle(-1 << (stampBits - 2))
 
 // ID returns the router's id.
 func (r *Router) ID() int { return r.id }
@@ -530,7 +603,7 @@ func (r *Router) accept(i int, f Flit, now sim.Cycle) {
 	}
 	pos := int(wrap(uint(ivc.head)+uint(ivc.count), uint(r.depth)))
 	sl := &r.slots[i*r.depth+pos]
-	sl.flit, sl.t = f, now
+	sl.put(r, f, now)
 	ivc.count++
 	r.buffered++
 	if r.fab != nil {
@@ -560,12 +633,13 @@ func (r *Router) pop(i int, now sim.Cycle) (*inputVC, Flit) {
 	ivc := &r.in[i]
 	h := uint(ivc.head)
 	sl := &r.slots[i*r.depth+int(h)]
-	sl.t = now
+	f := sl.flit()
+	sl.tx = uint64(now) & stampMask // freed (an empty slot's x is never read)
 	ivc.head = int32(wrap(h+1, uint(r.depth)))
 	ivc.count--
 	ivc.remain--
 	r.buffered--
-	return ivc, sl.flit
+	return ivc, f
 }
 
 // AddCredit returns one credit to output VC (port, vc): a slot of the
@@ -625,9 +699,9 @@ func (r *Router) clearSA(p, v int) {
 func (r *Router) startRouting(i int, at sim.Cycle) {
 	ivc := &r.in[i]
 	front := &r.slots[i*r.depth+int(ivc.head)]
-	f := front.flit
-	if front.t > at {
-		at = front.t
+	f := front.flit()
+	if front.t() > at {
+		at = front.t()
 	}
 	if !f.IsHead() {
 		panic(fmt.Sprintf("router %d: input VC %d has a non-head flit of packet %d at the front of an idle VC", r.id, i, f.Packet))
@@ -803,7 +877,7 @@ func (r *Router) allocateVCs(now sim.Cycle) (retry bool) {
 			}
 			var need int32
 			if cutThrough && int(ivc.outPort) != r.local {
-				need = r.slots[i*r.depth+int(ivc.head)].flit.Len
+				need = ivc.remain // the head's packet length (startRouting)
 			}
 			for k := int32(0); k < span; k++ {
 				o := start + k
@@ -908,7 +982,7 @@ func (r *Router) allocateSwitch(now sim.Cycle) (moved int) {
 			v := wrap(k+uint(bits.TrailingZeros64(m)), vcs)
 			i := int32(p*vcs + v)
 			ivc := &in[i]
-			if ivc.readyAt > now || slots[i*depth+ivc.head].t > now {
+			if ivc.readyAt > now || slots[i*depth+ivc.head].t() > now {
 				continue // in the pipeline, or the flit is still on its link
 			}
 			if !r.hasCredits(int32(ivc.outPort), ivc.outVC, 1, now) {
@@ -1027,7 +1101,7 @@ func (r *Router) Blocked(dst []BlockedVC, now sim.Cycle) []BlockedVC {
 			continue
 		}
 		b := BlockedVC{Port: i / r.vcs, VC: i % r.vcs, Flits: int(ivc.count),
-			Packet: r.slots[i*r.depth+int(ivc.head)].flit.Packet, OutPort: int(ivc.outPort), OutVC: -1, OutCredits: -1}
+			Packet: r.slots[i*r.depth+int(ivc.head)].packet(), OutPort: int(ivc.outPort), OutVC: -1, OutCredits: -1}
 		switch ivc.state {
 		case vcRouting:
 			b.State = "vc-allocation"

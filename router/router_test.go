@@ -2,6 +2,7 @@ package router
 
 import (
 	"testing"
+	"unsafe"
 
 	"github.com/flitsim/flitsim/sim"
 )
@@ -97,7 +98,7 @@ func TestPipelineTiming(t *testing.T) {
 			}
 			r.Step(cyc)
 			for _, d := range r.Sent {
-				if d.Port != 1 || d.Flit != fs[seq] {
+				if d.Port != 1 || d.Flit.Packet != fs[seq].Packet || d.Flit.Flags != fs[seq].Flags { // (a flit read back from a slot keeps Len on heads only)
 					t.Fatalf("rd=%d vad=%d: cycle %d sent %+v, want flit %d on port 1", c.rd, c.vad, cyc, d, seq)
 				}
 				sentAt[seq] = cyc
@@ -269,5 +270,45 @@ func TestHoldClass(t *testing.T) {
 		if got != c.wantVC {
 			t.Errorf("hold %v, in port %d: left on VC %d, want %d", c.hold, c.inPort, got, c.wantVC)
 		}
+	}
+}
+
+// TestSlotPacking: a 16-byte slot gives back the flit put into it (Len on
+// heads of multi-flit packets, Hops on every other flit), its stamp over
+// the whole 40-bit range (negative: a never-used slot), and one more hop
+// after copyHop except on such a head.
+func TestSlotPacking(t *testing.T) {
+	r := &Router{}
+	for _, c := range []struct {
+		in, out Flit
+		at      sim.Cycle
+	}{
+		{Flit{Packet: 7, Dest: 3, Len: 16, Flags: Head}, Flit{Packet: 7, Dest: 3, Len: 16, Flags: Head}, 12},
+		{Flit{Packet: 7, Dest: 3, Len: 16, Hops: 5}, Flit{Packet: 7, Dest: 3, Hops: 5}, 1 << 38},
+		{Flit{Packet: 7, Dest: 3, Len: 16, Flags: Tail, Hops: 65535}, Flit{Packet: 7, Dest: 3, Flags: Tail, Hops: 65535}, 0},
+		{Flit{Packet: maxPacket - 1, Dest: 1<<31 - 1, Len: 1, Flags: Head | Tail, Hops: 9}, Flit{Packet: maxPacket - 1, Dest: 1<<31 - 1, Len: 1, Flags: Head | Tail, Hops: 9}, neverFreed},
+		{Flit{Packet: 0, Len: MaxPacketFlits, Flags: Head}, Flit{Len: MaxPacketFlits, Flags: Head}, -5},
+	} {
+		var s slot
+		s.put(r, c.in, c.at)
+		if got := s.flit(); got != c.out || s.t() != c.at {
+			t.Errorf("put(%+v, %d): flit %+v at %d, want %+v at %d", c.in, c.at, got, s.t(), c.out, c.at)
+		}
+		var d slot
+		d.copyHop(&s, c.at+3)
+		want := c.out
+		if c.out.Flags&(Head|Tail) != Head {
+			want.Hops++
+		}
+		if got := d.flit(); got != want || d.t() != c.at+3 {
+			t.Errorf("copyHop of %+v: %+v at %d, want %+v at %d", c.in, got, d.t(), want, c.at+3)
+		}
+		s.setT(c.at - 1)
+		if s.t() != c.at-1 || s.flit() != c.out {
+			t.Errorf("setT changed the flit or kept the stamp: %+v at %d", s.flit(), s.t())
+		}
+	}
+	if unsafe.Sizeof(slot{}) != 16 {
+		t.Errorf("slot is %d bytes, want 16", unsafe.Sizeof(slot{}))
 	}
 }

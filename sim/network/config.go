@@ -184,6 +184,9 @@ func (c Config) validate() error {
 	if c.LinkLatency < 1 {
 		add("network: LinkLatency = %d, want >= 1", c.LinkLatency)
 	}
+	if c.Length.Flits > router.MaxPacketFlits || c.Length.Max > router.MaxPacketFlits {
+		add("network: messages of up to %d flits fit a router's buffer slot (length %d, max %d)", router.MaxPacketFlits, c.Length.Flits, c.Length.Max)
+	}
 	if c.CreditDelay < 1 {
 		add("network: CreditDelay = %d, want >= 1", c.CreditDelay)
 	}

@@ -116,8 +116,8 @@ func TestEstimateMemoryHuge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// 16 routers × 5 ports × 64 VCs × 65,536 slots × 24 bytes, and not in a plane.
-	want := int64(16 * 5 * 64 * 65536 * 24)
+	// 16 routers × 5 ports × 64 VCs × 65,536 slots × 16 bytes, and not in a plane.
+	want := int64(16 * 5 * 64 * 65536 * 16)
 	if m.Bytes < want || m.Bytes > want+want/50 {
 		t.Errorf("deep buffers: %d B, want about %d B", m.Bytes, want)
 	}
