@@ -300,13 +300,13 @@ func NewPlane(f *Fabric, routers []*Router, horizon int) (*Plane, error) {
 func (pl *Plane) at(due sim.Cycle, r *Router, i int32) {
 	if due <= pl.cur {
 		if pl.part != nil && pl.part.deferring {
-			pl.part.later = append(pl.part.later, int32(r.id)<<6|i) // made after the move phases (EvalDeferred)
+			pl.part.later = append(pl.part.later, int32(r.ID())<<6|i) // made after the move phases (EvalDeferred)
 			return
 		}
 		r.evalSA(i, pl.cur)
 		return
 	}
-	pl.schedule(due, int32(r.id)<<6|i)
+	pl.schedule(due, int32(r.ID())<<6|i)
 }
 
 // vaAt has router r take part in VC allocation from cycle due on (a header
