@@ -1,6 +1,6 @@
 // Command flitsim runs flitsim experiments.
 //
-//	flitsim run CONFIG... [--out DIR] [--workers N] [--seed S] [--resume] [--quiet] [--shard i/n|auto [--shard-count N]]
+//	flitsim run CONFIG... [--out DIR] [--workers N] [--threads T] [--seed S] [--resume] [--quiet] [--shard i/n|auto [--shard-count N]]
 //	flitsim model CONFIG... [--out DIR] [--models NAME,...] [--extra]
 //	flitsim model --list
 //	flitsim errata [E1 ... E18]
@@ -8,7 +8,7 @@
 //	                 [--write-baseline FILE] [--model-timeout D] [--shard i/n|auto] [--resume]
 //	flitsim merge DIR... [--out DIR] [--quiet]
 //	flitsim plot DIR... --out FILE [--label L,...]
-//	flitsim bench [--cycles N] [--warmup N] [--repeat R] [--cpu C]
+//	flitsim bench [--cycles N] [--warmup N] [--repeat R] [--cpu C] [--threads T]
 //	flitsim version
 //
 // Exit codes, for scripts:
@@ -61,7 +61,7 @@ func withCode(code int, err error) error { return &exitError{code, err} }
 const usage = `flitsim: flit-level interconnection-network simulator
 
 Usage:
-  flitsim run CONFIG... [--out DIR] [--workers N] [--seed S] [--resume] [--quiet]
+  flitsim run CONFIG... [--out DIR] [--workers N] [--threads T] [--seed S] [--resume] [--quiet]
               [--shard i/n|auto [--shard-count N]]
   flitsim merge DIR... [--out DIR] [--quiet]
   flitsim plot DIR... --out FILE [--label L,...]
@@ -71,7 +71,7 @@ Usage:
   flitsim validate CONFIG... [--out DIR] [--workers N] [--baseline FILE] [--slack S]
               [--junit FILE] [--write-baseline FILE] [--model-timeout D]
               [--shard i/n|auto [--shard-count N]] [--resume]
-  flitsim bench [--cycles N] [--warmup N] [--repeat R] [--cpu C]
+  flitsim bench [--cycles N] [--warmup N] [--repeat R] [--cpu C] [--threads T]
   flitsim version
 
 Run "flitsim COMMAND --help" for the flags of a command. Exit codes: 0 ok,
