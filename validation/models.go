@@ -135,10 +135,11 @@ func specOf(name string) (modelSpec, bool) {
 		if err != nil {
 			return modelSpec{}, false
 		}
-		if _, ok := ref.Config(cfg); !ok {
+		c, ok := ref.Config(cfg)
+		if !ok {
 			return modelSpec{}, false
 		}
-		return modelSpec{doc: "BookSim 2 reference, configuration " + cfg + " (commit " + ref.Commit[:min(7, len(ref.Commit))] + ", docs/booksim.md)", mode: "network"}, true
+		return modelSpec{doc: "BookSim 2 reference, configuration " + cfg + " (" + c.Provenance() + "; docs/booksim.md)", mode: "network"}, true
 	}
 	e, ok := catalog.Lookup(name)
 	return modelSpec{doc: e.Doc, mode: e.Mode, hypothesis: e.Hypothesis}, ok
@@ -643,7 +644,9 @@ func evalNetwork(c *Curve, s Setup) error {
 // BookSim's unit, into the sweep's. A load BookSim was not run at is out of
 // domain; one where every BookSim run ended "unstable" (latency above its
 // latency_thres) is saturated. The curve's saturation is BookSim's
-// saturation throughput (sim_type = throughput at offered load 1.0).
+// saturation throughput (sim_type = throughput at offered load 1.0), or
+// none where that run deadlocks (ref-adaptive's mesh and torus: every load
+// is then judged).
 func evalBookSim(c *Curve, s Setup, toSweep float64) error {
 	ref, err := bookSimRef()
 	if err != nil {
@@ -651,11 +654,13 @@ func evalBookSim(c *Curve, s Setup, toSweep float64) error {
 	}
 	name := strings.TrimPrefix(c.Model, bookSimPrefix)
 	cv := ref.Curve(name)
-	if cv.Saturation.N == 0 {
+	if len(cv.Loads) == 0 {
 		return fmt.Errorf("the BookSim reference has no figures for %s", name)
 	}
-	c.Saturation = cv.Saturation.Mean * toSweep
-	c.Extra = []Extra{{"saturation throughput", cv.Saturation.Mean, "flits/node/cycle"}, {"BookSim seeds", float64(cv.Saturation.N), ""}}
+	if cv.Saturation.N > 0 {
+		c.Saturation = cv.Saturation.Mean * toSweep
+		c.Extra = []Extra{{"saturation throughput", cv.Saturation.Mean, "flits/node/cycle"}, {"BookSim seeds", float64(cv.Saturation.N), ""}}
+	}
 	for i, rate := range s.Rates {
 		flits := rate / toSweep
 		p := &c.Points[i]

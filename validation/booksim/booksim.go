@@ -14,7 +14,10 @@
 //     within SaturationTolerance.
 //
 // BookSim's code is not part of flitsim and is never built by it: the data
-// is, with the BookSim commit it came from.
+// is, with the BookSim commit it came from. A second set, ref-adaptive/,
+// holds figures of BookSim at the same commit with one change, described
+// in words in its reference.csv and in docs/booksim.md#adaptive (its
+// min_adapt keeps every candidate: the adaptive reference).
 package booksim
 
 import (
@@ -35,8 +38,13 @@ import (
 	"github.com/flitsim/flitsim/traffic"
 )
 
-//go:embed ref/*.cfg ref/reference.csv
+//go:embed ref/*.cfg ref/reference.csv ref-adaptive/*.cfg ref-adaptive/reference.csv
 var refFS embed.FS
+
+// sets are the reference sets, each a directory of configurations and
+// their reference.csv: the pinned BookSim first (its commit is
+// Reference.Commit), then the changed one (docs/booksim.md#adaptive).
+var sets = []string{"ref", "ref-adaptive"}
 
 // Conformance targets (docs/booksim.md; issue 17).
 const (
@@ -53,6 +61,21 @@ const (
 type Config struct {
 	Name string
 	Keys map[string]string
+	// Set is the reference set the configuration belongs to ("ref",
+	// "ref-adaptive"); Commit the BookSim commit its figures came from;
+	// Change, when not empty, the one change made to that commit,
+	// in words (the "# change:" line of the set's reference.csv).
+	Set, Commit, Change string
+}
+
+// Provenance says where the configuration's figures came from: "BookSim 2
+// commit 28f4329" and, for a changed build, " plus one change: ...".
+func (c Config) Provenance() string {
+	s := "BookSim 2 commit " + c.Commit[:min(7, len(c.Commit))]
+	if c.Change != "" {
+		s += " plus one change: " + c.Change
+	}
+	return s
 }
 
 // ParseConfig reads a BookSim configuration: "key = value;" statements,
@@ -232,7 +255,7 @@ type Point struct {
 
 // Reference is the committed BookSim data.
 type Reference struct {
-	Commit  string   // BookSim commit the figures came from
+	Commit  string   // BookSim commit the figures of the first set came from
 	Configs []Config // sorted by name
 	Points  []Point  // file order
 }
@@ -242,48 +265,73 @@ func Load() (*Reference, error) { return load(refFS) }
 
 func load(fsys fs.FS) (*Reference, error) {
 	ref := &Reference{}
-	names, err := fs.Glob(fsys, "ref/*.cfg")
-	if err != nil {
-		return nil, err
-	}
-	sort.Strings(names)
-	for _, f := range names {
-		data, err := fs.ReadFile(fsys, f)
-		if err != nil {
+	for _, set := range sets {
+		if err := ref.loadSet(fsys, set); err != nil {
 			return nil, err
 		}
-		c, err := ParseConfig(strings.TrimSuffix(path.Base(f), ".cfg"), data)
-		if err != nil {
-			return nil, err
-		}
-		ref.Configs = append(ref.Configs, c)
 	}
-	data, err := fs.ReadFile(fsys, "ref/reference.csv")
+	sort.Slice(ref.Configs, func(a, b int) bool { return ref.Configs[a].Name < ref.Configs[b].Name })
+	return ref, nil
+}
+
+// loadSet adds the configurations and rows of one set (a directory).
+func (ref *Reference) loadSet(fsys fs.FS, set string) error {
+	data, err := fs.ReadFile(fsys, set+"/reference.csv")
 	if err != nil {
-		return nil, err
+		return err
 	}
 	var body []byte
+	var commit, change string
 	for _, line := range bytes.SplitAfter(data, []byte("\n")) {
 		if s := string(line); strings.HasPrefix(s, "#") {
 			if _, c, ok := strings.Cut(s, "booksim commit "); ok {
-				ref.Commit, _, _ = strings.Cut(c, ";")
+				commit, _, _ = strings.Cut(c, ";")
+			}
+			if _, c, ok := strings.Cut(s, "# change: "); ok {
+				change = strings.TrimSpace(c)
 			}
 			continue
 		}
 		body = append(body, line...)
 	}
+	if len(commit) != 40 {
+		return fmt.Errorf("%s/reference.csv: BookSim commit %q, want 40 hex digits", set, commit)
+	}
+	if ref.Commit == "" {
+		ref.Commit = commit
+	}
+	names, err := fs.Glob(fsys, set+"/*.cfg")
+	if err != nil {
+		return err
+	}
+	sort.Strings(names)
+	for _, f := range names {
+		data, err := fs.ReadFile(fsys, f)
+		if err != nil {
+			return err
+		}
+		c, err := ParseConfig(strings.TrimSuffix(path.Base(f), ".cfg"), data)
+		if err != nil {
+			return err
+		}
+		if _, dup := ref.Config(c.Name); dup {
+			return fmt.Errorf("%s: configuration %s is in two sets", f, c.Name)
+		}
+		c.Set, c.Commit, c.Change = set, commit, change
+		ref.Configs = append(ref.Configs, c)
+	}
 	rows, err := csv.NewReader(bytes.NewReader(body)).ReadAll()
 	if err != nil {
-		return nil, fmt.Errorf("reference.csv: %w", err)
+		return fmt.Errorf("%s/reference.csv: %w", set, err)
 	}
 	for i, r := range rows[1:] {
 		p, err := parsePoint(r)
 		if err != nil {
-			return nil, fmt.Errorf("reference.csv: row %d: %w", i+2, err)
+			return fmt.Errorf("%s/reference.csv: row %d: %w", set, i+2, err)
 		}
 		ref.Points = append(ref.Points, p)
 	}
-	return ref, nil
+	return nil
 }
 
 func parsePoint(r []string) (Point, error) {

@@ -69,7 +69,7 @@ func Compare(ctx context.Context, ref *Reference, name string, opt Options) ([]R
 		return nil, fmt.Errorf("booksim: no configuration %q in the reference", name)
 	}
 	cv := ref.Curve(name)
-	if cv.Saturation.N == 0 || len(cv.Loads) == 0 {
+	if len(cv.Loads) == 0 {
 		return nil, fmt.Errorf("booksim: %s: the reference has no figures", name)
 	}
 	seed := opt.Seed
@@ -92,7 +92,7 @@ func Compare(ctx context.Context, ref *Reference, name string, opt Options) ([]R
 		rows = append(rows, Row{Config: name, Kind: kind, Fraction: l.Fraction, Offered: l.Offered,
 			BookSim: l.Latency, BookSimUnstable: l.Unstable})
 	}
-	if opt.Saturation {
+	if opt.Saturation && cv.Saturation.N > 0 { // none where BookSim's throughput run deadlocks (ref-adaptive)
 		rows = append(rows, Row{Config: name, Kind: KindSaturation, Fraction: 1, Offered: 1, BookSim: cv.Saturation})
 	}
 	workers := max(opt.Workers, 1)
