@@ -141,8 +141,16 @@ func TestConformance(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// An experiment file that is report_only (the min_adapt rows
+		// against the pinned BookSim, which routes by dimension order)
+		// is informational here as in flitsim validate.
+		var info string
+		if e, err := configs.Load("../../configs/validation/booksim-" + j.config + ".yaml"); err == nil && e.Validation.ReportOnly {
+			info = e.Validation.Reason
+			t.Logf("%s: informational: %s", j.config, info)
+		}
 		for _, r := range rows {
-			if r.Judged && !r.Pass {
+			if r.Judged && !r.Pass && info == "" {
 				t.Errorf("%v", r)
 			} else {
 				t.Logf("%v", r)
