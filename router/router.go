@@ -204,7 +204,7 @@ const (
 //
 //	pf    the packet id (below 2^30) and the Head and Tail flags in bits 30, 31
 //	dest  the destination
-//	tx    the stamp t in the low 40 bits (signed) and x in the high 24 bits
+//	tx    the stamp t in the high 40 bits (signed: one arithmetic shift reads it) and x in the low 24 bits
 //
 // t is the arrival cycle of the flit the slot holds (invisible before), or,
 // while it is empty, the cycle it was last emptied (its credit is the
@@ -222,10 +222,9 @@ type slot struct {
 
 // The slot's packing.
 const (
-	stampBits = 40
-	stampMask = 1<<stampBits - 1
-	xOne      = 1 << stampBits // x = 1
-	xMax      = 1<<(64-stampBits) - 1
+	xBits     = 24
+	xMask     = 1<<xBits - 1
+	stampBits = 64 - xBits
 	headBit   = uint32(Head) << 30
 	tailBit   = uint32(Tail) << 30
 	maxPacket = 1 << 30
@@ -233,13 +232,13 @@ const (
 
 // MaxPacketFlits is the longest packet a router's buffer slot can carry
 // (its length and hop count share the slot's top 24 bits).
-const MaxPacketFlits = xMax
+const MaxPacketFlits = xMask
 
 // t returns the slot's stamp.
-func (s *slot) t() sim.Cycle { return sim.Cycle(int64(s.tx<<(64-stampBits)) >> (64 - stampBits)) }
+func (s *slot) t() sim.Cycle { return sim.Cycle(int64(s.tx) >> xBits) }
 
 // setT sets the stamp (the free cycle of a slot being emptied).
-func (s *slot) setT(c sim.Cycle) { s.tx = s.tx&^stampMask | uint64(c)&stampMask }
+func (s *slot) setT(c sim.Cycle) { s.tx = uint64(c)<<xBits | s.tx&xMask }
 
 // headOnly reports whether the slot's flit is a head but not a tail (its
 // x is the packet length).
@@ -251,24 +250,24 @@ func (s *slot) put(r *Router, f Flit, at sim.Cycle) {
 	if f.Flags&(Head|Tail) == Head {
 		x = uint64(f.Len)
 	}
-	if uint32(f.Packet) >= maxPacket || x > xMax {
+	if uint32(f.Packet) >= maxPacket || x > xMask {
 		panic(fmt.Sprintf("router %d: flit of packet %d (length %d) beyond a slot's packet ids (2^30) or lengths (2^24)", r.id, f.Packet, f.Len))
 	}
 	s.pf, s.dest = uint32(f.Packet)|uint32(f.Flags&(Head|Tail))<<30, f.Dest
-	s.tx = x<<stampBits | uint64(at)&stampMask
+	s.tx = uint64(at)<<xBits | x
 }
 
 // copyHop writes the flit of slot from, one link further on, arriving in
 // cycle at, into s (a plane's traversal).
 func (s *slot) copyHop(from *slot, at sim.Cycle) {
 	s.pf, s.dest = from.pf, from.dest
-	s.tx = from.tx&^stampMask + xOne*uint64(b2u(!from.headOnly())) | uint64(at)&stampMask
+	s.tx = uint64(at)<<xBits | (from.tx+uint64(b2u(!from.headOnly())))&xMask
 }
 
 // flit returns the slot's flit (see slot for its Len and Hops).
 func (s *slot) flit() Flit {
 	f := Flit{Packet: int32(s.pf &^ (headBit | tailBit)), Dest: s.dest, Flags: Flag(s.pf >> 30)}
-	x := s.tx >> stampBits
+	x := s.tx & xMask
 	switch {
 	case s.headOnly():
 		f.Len = int32(x)
@@ -634,7 +633,7 @@ func (r *Router) pop(i int, now sim.Cycle) (*inputVC, Flit) {
 	h := uint(ivc.head)
 	sl := &r.slots[i*r.depth+int(h)]
 	f := sl.flit()
-	sl.tx = uint64(now) & stampMask // freed (an empty slot's x is never read)
+	sl.tx = uint64(now) << xBits // freed (an empty slot's x is never read)
 	ivc.head = int32(wrap(h+1, uint(r.depth)))
 	ivc.count--
 	ivc.remain--
