@@ -132,3 +132,20 @@ func TestEstimateMemoryHuge(t *testing.T) {
 	}
 	t.Logf("deep: %s; 2^20 hypercube: %s", func() string { m, _ := EstimateMemory(deep); return m.String() }(), m)
 }
+
+// TestHeadlineMemoryEstimate pins the memory of issue 20's headline
+// network (configs/headline-5cube.yaml: the 16-ary 5-cube, 2^20 nodes,
+// the reference router) as the loader estimates it, without building it:
+// at most 7.8 GiB (7,885 bytes a node in session 6, 7,923 measured by
+// flitsim bench, 7.81 GiB resident; the issue asks for under 8 GB).
+func TestHeadlineMemoryEstimate(t *testing.T) {
+	const most = 7.8 * (1 << 30)
+	m, err := EstimateMemory(SpeedCase{K: 16, Dims: 5, Load: 0.05}.Config())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s: %.2f GiB", m, float64(m.Bytes)/(1<<30))
+	if m.Routers != 1<<20 || float64(m.Bytes) > most {
+		t.Errorf("16-ary 5-cube: %d routers, %d bytes (%.2f GiB), want 2^20 routers and at most 7.8 GiB", m.Routers, m.Bytes, float64(m.Bytes)/(1<<30))
+	}
+}
