@@ -187,6 +187,13 @@ func (c Config) validate() error {
 	if c.Length.Flits > router.MaxPacketFlits || c.Length.Max > router.MaxPacketFlits {
 		add("network: messages of up to %d flits fit a router's buffer slot (length %d, max %d)", router.MaxPacketFlits, c.Length.Flits, c.Length.Max)
 	}
+	// An unbounded geometric length draws a message longer than a slot
+	// can carry with probability (1-1/Mean)^MaxPacketFlits per message,
+	// below e^-64 when Mean <= MaxPacketFlits/64; a larger mean must be
+	// truncated, or a long run would fail mid-way.
+	if c.Length.Distribution == "geometric" && c.Length.Max == 0 && c.Length.Mean > router.MaxPacketFlits/64 {
+		add("network: a geometric length of mean %g flits without a max can draw a message longer than the %d flits a router's buffer slot carries: set a max of at most %d", c.Length.Mean, router.MaxPacketFlits, router.MaxPacketFlits)
+	}
 	if c.CreditDelay < 1 {
 		add("network: CreditDelay = %d, want >= 1", c.CreditDelay)
 	}

@@ -164,7 +164,11 @@ func TestConfigErrors(t *testing.T) {
 			c.Router.Switching = router.StoreAndForward
 			c.Length = LengthSpec{Distribution: "geometric", Mean: 3}
 		},
-		"ejection VCs": func(c *Config) { c.EjectionVCs = 3 },
+		"ejection VCs":               func(c *Config) { c.EjectionVCs = 3 },
+		"message longer than a slot": func(c *Config) { c.Length.Flits = router.MaxPacketFlits + 1 },
+		"geometric that can outgrow a slot": func(c *Config) {
+			c.Length = LengthSpec{Distribution: "geometric", Mean: router.MaxPacketFlits / 8}
+		},
 	})
 }
 
