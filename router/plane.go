@@ -185,7 +185,7 @@ func NewPlane(f *Fabric, routers []*Router, horizon int) (*Plane, error) {
 		return nil, fmt.Errorf("router: plane of no routers")
 	}
 	r0 := routers[0]
-	if err := planeRefusal(r0.ports, r0.cfg); err != nil {
+	if err := planeRefusal(r0.ports, *r0.cfg); err != nil {
 		return nil, err
 	}
 	pl := &Plane{
@@ -199,9 +199,9 @@ func NewPlane(f *Fabric, routers []*Router, horizon int) (*Plane, error) {
 			return nil, fmt.Errorf("router: plane needs routers in id order, found router %d at %d", r.id, id)
 		case r.fab != f:
 			return nil, fmt.Errorf("router %d: not attached to the plane's fabric", r.id)
-		case r.ports != pl.ports || r.cfg != r0.cfg:
+		case r.ports != pl.ports || *r.cfg != *r0.cfg:
 			return nil, fmt.Errorf("router %d: %d ports, configuration %+v; the plane's routers have %d ports, %+v",
-				r.id, r.ports, r.cfg, pl.ports, r0.cfg)
+				r.id, r.ports, *r.cfg, pl.ports, *r0.cfg)
 		case r.plane != nil:
 			return nil, fmt.Errorf("router %d: already in a plane", r.id)
 		}
@@ -214,7 +214,7 @@ func NewPlane(f *Fabric, routers []*Router, horizon int) (*Plane, error) {
 	if len(routers) >= 1<<25 {
 		return nil, fmt.Errorf("router: a plane of %d routers is beyond its 2^25 (grants are listed as router<<6 | VC in 32 bits)", len(routers))
 	}
-	rc := r0.cfg
+	rc := *r0.cfg
 	horizon = max(horizon, int(f.LinkDelay)+rc.RoutingDelay, int(f.CreditDelay), rc.VCAllocDelay, 1)
 	span := 2
 	for span <= horizon {

@@ -361,8 +361,8 @@ type Router struct {
 
 	store     *Storage // where the router's state lives when it is shared (storage.go), else nil
 	id        int
-	cfg       Arch
-	local     int // local (injection/ejection) port = ports-1
+	cfg       *Arch // the network's shared Arch (its Storage's) or the router's own copy
+	local     int   // local (injection/ejection) port = ports-1
 	ejectVCs  int
 	classes   int
 	route     RouteFunc
@@ -475,18 +475,25 @@ func New(cfg Config) (*Router, error) {
 		return nil, fmt.Errorf("router: nil routing function or random stream")
 	}
 	n := ports * cfg.VCs
-	r := &Router{
-		id: cfg.ID, cfg: cfg.Arch, ports: ports, vcs: cfg.VCs, depth: cfg.BufferDepth,
-		local: ports - 1, ejectVCs: cfg.EjectVCs, classes: classes, route: cfg.Route, rng: cfg.Rand,
-	}
+	r := new(Router)
 	if st := cfg.Store; st != nil {
 		if err := st.fits(cfg); err != nil {
 			return nil, err
 		}
+		r = &st.rs[cfg.ID] // the routers of a storage are one array (no size-class rounding)
+	}
+	*r = Router{
+		id: cfg.ID, ports: ports, vcs: cfg.VCs, depth: cfg.BufferDepth,
+		local: ports - 1, ejectVCs: cfg.EjectVCs, classes: classes, route: cfg.Route, rng: cfg.Rand,
+	}
+	if st := cfg.Store; st != nil {
 		// Sent and CreditsOut grow at their first use: a router in a
 		// plane or wired into a fabric never uses them.
 		st.take(r)
+		r.cfg = &st.arch
 	} else {
+		a := cfg.Arch
+		r.cfg = &a
 		r.in, r.slots = make([]inputVC, n), make([]slot, n*cfg.BufferDepth)
 		r.ovOwner, r.ovCredits = make([]int32, n), make([]int32, n)
 		r.vaPtr, r.ovPtr = make([]int32, n), make([]int32, n)

@@ -23,6 +23,7 @@ type Storage struct {
 	arch           Arch
 	n              int // input (and output) VCs per router: ports × VCs
 
+	rs        []Router // the routers themselves (New builds router id into rs[id])
 	ivc       []inputVC
 	slots     []slot
 	credits   []int32 // per router: ovCredits (n), contiguous as a plane indexes them
@@ -48,6 +49,7 @@ func NewStorage(routers, ports int, a Arch) (*Storage, error) {
 	}
 	n := ports * a.VCs
 	s := &Storage{routers: routers, ports: ports, arch: a, n: n, i32Stride: 5*n + ports}
+	s.rs = make([]Router, routers)
 	s.ivc = make([]inputVC, routers*n)
 	s.slots = make([]slot, routers*n*a.BufferDepth)
 	s.credits = make([]int32, routers*n)
