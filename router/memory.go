@@ -38,13 +38,13 @@ func MemoryBytes(ports int, cfg Arch, classes int, adaptive bool) int64 {
 // and credits the plane uses in place (nothing is copied or freed). With
 // n = ports × VCs:
 //
-//	down, vcFlits          n·(4 + 8)
+//	down                   n·4
 //	dec, qset              16 + 8
 //	Ejected                sizeof(Flit) (one port to a sink, the local one, in a direct network)
 //	its word's share       sizeof(planeWord)/64
 func PlaneMemoryBytes(ports int, cfg Arch) int64 {
 	n := int64(ports) * int64(cfg.VCs)
-	b := n * (4 + 8)
+	b := n * 4
 	b += 16 + 8 // dec, qset
 	b += int64(unsafe.Sizeof(Flit{}))
 	b += int64(unsafe.Sizeof(planeWord{}))/64 + 1

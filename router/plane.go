@@ -78,7 +78,11 @@ type Plane struct {
 	// from noInfinite on (the local port's) are unlimited.
 	ovCredits  []int32
 	noInfinite int
-	vcFlits    []int64 // [id*n + o]: flits router id sent through output VC o to a router since it joined the plane
+	// port is the routers' per-port state, network-wide: router id's
+	// port is the window [id*ports, (id+1)*ports). A move counts the flit
+	// it sends to a router in its output port's linkFlits (the one count
+	// of a link's flits: LinkFlits).
+	port []portState
 
 	dec []int8 // [id<<4 | q]: the input VC output port q of router id takes its flit from
 	// grants lists a word's granted input VCs in the order they move,
@@ -231,14 +235,14 @@ func NewPlane(f *Fabric, routers []*Router, horizon int) (*Plane, error) {
 		}
 	}
 	if st != nil {
-		pl.ivc, pl.slots, pl.ovCredits = st.ivc, st.slots, st.credits
+		pl.ivc, pl.slots, pl.ovCredits, pl.port = st.ivc, st.slots, st.credits, st.port
 	} else {
+		pl.port = make([]portState, len(routers)*pl.ports)
 		pl.ivc = make([]inputVC, len(routers)*pl.n)
 		pl.slots = make([]slot, len(routers)*pl.n*pl.depth)
 		pl.ovCredits = make([]int32, len(routers)*pl.n)
 	}
 	pl.down = make([]int32, len(routers)*pl.n)
-	pl.vcFlits = make([]int64, len(routers)*pl.n)
 	pl.noInfinite = r0.noInfiniteCreditsAt
 	pl.dec = make([]int8, len(routers)<<4)
 	pl.qset = make([]uint64, len(routers))
@@ -270,8 +274,10 @@ func NewPlane(f *Fabric, routers []*Router, horizon int) (*Plane, error) {
 			r.slots = pl.slots[s0 : s0+pl.n*pl.depth : s0+pl.n*pl.depth]
 			copy(pl.ovCredits[g0:], r.ovCredits)
 			r.ovCredits = pl.ovCredits[g0 : g0+pl.n : g0+pl.n]
+			p0 := r.id * pl.ports
+			copy(pl.port[p0:], r.port)
+			r.port = pl.port[p0 : p0+pl.ports : p0+pl.ports]
 		}
-		r.vcFlits = pl.vcFlits[g0 : g0+pl.n : g0+pl.n]
 		for q := 0; q < r.ports; q++ {
 			l := r.port[q].link
 			for v := 0; v < r.vcs; v++ {
@@ -652,7 +658,7 @@ func (pl *Plane) move(list []int32, now sim.Cycle) int {
 		dg := int(down[g0+o])
 		var slow uint
 		if dg >= 0 {
-			pl.vcFlits[g0+o]++
+			pl.port[id*pl.ports+int(ivc.outPort)].linkFlits++
 			dv := &ivcs[dg]
 			if uint(dv.count) >= uint(d) {
 				panic(pl.routers[dg/n].overflow(dg % n))
@@ -668,7 +674,7 @@ func (pl *Plane) move(list []int32, now sim.Cycle) int {
 				slow |= movedEval // no credit for the next flit in the next cycle
 			}
 		} else if dg < -1 {
-			pl.vcFlits[g0+o]++
+			pl.port[id*pl.ports+int(ivc.outPort)].linkFlits++
 			slow = movedCross | movedEval // written after the barrier, which decides the VC's next request
 		} else {
 			c := &pl.ovCredits[g0+o]

@@ -14,8 +14,8 @@ import "github.com/flitsim/flitsim/sim"
 // and sets or reads what it decides (setElig, downOf, feederWaits, at,
 // nextCredit); the plane asks a router for its feeder and owners (feeder,
 // owner). A router knows of its plane only whether it has one
-// (Router.plane) and its window of the plane's link counts (vcFlits, for
-// LinkFlits); the plane finds a router's word and bit of its masks from
+// (Router.plane); the plane counts a link's flits in the router's
+// portState (LinkFlits reads it there); the plane finds a router's word and bit of its masks from
 // the router's id (planeBit) and its VC state in the arrays they share
 // (Storage), and reads a router's fields only while it joins (NewPlane).
 

@@ -324,10 +324,9 @@ type Router struct {
 	// The router's plane, set by NewPlane (nil: the router allocates on
 	// its own). The plane keeps none of its state here: the router reports
 	// to it through the methods of planeseat.go.
-	plane   *Plane  // the fabric's switch allocator, nil when the router allocates alone (plane.go)
-	vcFlits []int64 // in a plane: its window of the plane's link flit counts, by output VC
-	saf     bool    // store-and-forward
-	rich    bool    // adaptive || scouting: VA goes through selectVC
+	plane *Plane // the fabric's switch allocator, nil when the router allocates alone (plane.go)
+	saf   bool   // store-and-forward
+	rich  bool   // adaptive || scouting: VA goes through selectVC
 
 	ovCredits           []int32 // credits of each output VC not wired to a router (sinks, stand-alone)
 	noInfiniteCreditsAt int     // output VCs of the local port start here: they never run out of credits
