@@ -122,10 +122,9 @@ type Network struct {
 
 	// conservation counters (flits)
 	generatedFlits, deliveredFlits int64
-	queuedFlits                    int64   // in source queues, not yet injected
-	inSystem                       int64   // messages generated and not delivered
-	sinkHops                       int64   // multistage: flits sent to sinks, all time (link flits are counted by the routers)
-	linkBase                       []int64 // per channel: its router count when the measurement started
+	queuedFlits                    int64 // in source queues, not yet injected
+	inSystem                       int64 // messages generated and not delivered
+	sinkHops                       int64 // multistage: flits sent to sinks, all time (link flits are counted by the routers)
 
 	stats measurement
 
@@ -876,22 +875,21 @@ func (n *Network) linkCount(c int) (flits int64, ok bool) {
 }
 
 // markLinkCounts remembers the routers' link counts when the measurement
-// starts (they count from the start of the run).
+// starts (they count from the start of the run) in the measurement's
+// channel counts, which the network keeps itself only for channels from a
+// NIC or to a sink: one count per channel, not a second array of bases.
 func (n *Network) markLinkCounts() {
-	n.linkBase = n.linkBase[:0]
 	for c := range n.stats.channelFlits {
-		f, _ := n.linkCount(c)
-		n.linkBase = append(n.linkBase, f)
+		if f, ok := n.linkCount(c); ok {
+			n.stats.channelFlits[c] = f
+		}
 	}
 }
 
 // channelFlits returns the flits channel c carried during the measurement.
 func (n *Network) channelFlits(c int) int64 {
 	if f, ok := n.linkCount(c); ok {
-		if c < len(n.linkBase) {
-			f -= n.linkBase[c]
-		}
-		return f
+		return f - n.stats.channelFlits[c] // its count when the measurement started (markLinkCounts)
 	}
 	return n.stats.channelFlits[c]
 }
