@@ -21,6 +21,7 @@ func (r *Router) enableRich() {
 		return
 	}
 	r.rich = true
+	r.ownRich()
 	n := len(r.in)
 	r.cands = make([]cand, n*r.candStride)
 	r.nCand = make([]int32, n)
@@ -48,6 +49,7 @@ func (r *Router) setAdaptive(escapeClasses int) error {
 	if escapeClasses < 0 || escapeClasses >= r.classes && escapeClasses > 0 {
 		return fmt.Errorf("router: %d escape classes of %d classes (at least one adaptive class needed)", escapeClasses, r.classes)
 	}
+	r.ownRich()
 	r.adaptive = true
 	r.escapeClasses = escapeClasses
 	r.enableRich()

@@ -12,11 +12,12 @@ import "unsafe"
 //	Router struct                               sizeof(Router)
 //	its share of the Storage                    StorageBytes (buffers: n·B·sizeof(slot))
 //	class bounds                                (classes+1)·4
+//	adaptive or scouting state                  sizeof(richState)
 //	adaptive candidates                         n·((ports+1)·sizeof(cand) + 4)
 //	scouting                                    n·sizeof(scoutVC) + 2·ports·sizeof(Control)
 //
 // The input buffers dominate deep routers (sizeof(slot) is 16 bytes a flit
-// slot); the Router struct (872 bytes, in the storage's one array) and its per-port state (64 bytes
+// slot); the Router struct (720 bytes, in the storage's one array) and its per-port state (64 bytes
 // a port), shallow ones.
 // sim/network's EstimateMemory sums it over the routers of a network.
 func MemoryBytes(ports int, cfg Arch, classes int, adaptive bool) int64 {
@@ -24,10 +25,14 @@ func MemoryBytes(ports int, cfg Arch, classes int, adaptive bool) int64 {
 	p := int64(ports)
 	b := int64(unsafe.Sizeof(Router{})) + StorageBytes(ports, cfg)
 	b += int64(classes+1) * 4
+	scouting := cfg.Switching == Scouting && cfg.ScoutingDistance > 0
+	if adaptive || scouting {
+		b += int64(unsafe.Sizeof(richState{}))
+	}
 	if adaptive {
 		b += n * ((p+1)*int64(unsafe.Sizeof(cand{})) + 4)
 	}
-	if cfg.Switching == Scouting && cfg.ScoutingDistance > 0 {
+	if scouting {
 		b += n*int64(unsafe.Sizeof(scoutVC{})) + 2*p*int64(unsafe.Sizeof(Control{}))
 	}
 	return b

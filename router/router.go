@@ -324,9 +324,12 @@ type Router struct {
 	// The router's plane, set by NewPlane (nil: the router allocates on
 	// its own). The plane keeps none of its state here: the router reports
 	// to it through the methods of planeseat.go.
-	plane *Plane // the fabric's switch allocator, nil when the router allocates alone (plane.go)
-	saf   bool   // store-and-forward
-	rich  bool   // adaptive || scouting: VA goes through selectVC
+	plane      *Plane // the fabric's switch allocator, nil when the router allocates alone (plane.go)
+	saf        bool   // store-and-forward
+	rich       bool   // adaptive || scouting: VA goes through selectVC
+	cutThrough bool   // virtual cut-through or store-and-forward
+	vaFast     bool   // see freeOV
+	drawKeyed  bool   // drawKey taken
 
 	ovCredits           []int32 // credits of each output VC not wired to a router (sinks, stand-alone)
 	noInfiniteCreditsAt int     // output VCs of the local port start here: they never run out of credits
@@ -340,8 +343,6 @@ type Router struct {
 	wakeWord         *uint64 // fab.Wake's word holding this router's bit (fabric.go)
 	wakeBit          uint64
 	up               []upLink // per input port: the router feeding it (fabric.go)
-
-	cutThrough bool // virtual cut-through or store-and-forward
 
 	// Sent and CreditsOut are this cycle's outputs, valid until the next Step.
 	Sent       []Departure
@@ -358,28 +359,22 @@ type Router struct {
 	// memory; the bounds check it saved is not measurable, docs/speed.md).
 	port []portState
 
-	store     *Storage // where the router's state lives when it is shared (storage.go), else nil
-	id        int
-	cfg       *Arch // the network's shared Arch (its Storage's) or the router's own copy
-	local     int   // local (injection/ejection) port = ports-1
-	ejectVCs  int
-	classes   int
-	route     RouteFunc
-	rng       *rand.Rand
-	drawKey   uint64 // draw's key, taken from rng at the first draw
-	drawKeyed bool
-	classLo   []int32 // VCs of class c: [classLo[c], classLo[c+1])
+	store    *Storage // where the router's state lives when it is shared (storage.go), else nil
+	id       int
+	cfg      *Arch // the network's shared Arch (its Storage's) or the router's own copy
+	local    int   // local (injection/ejection) port = ports-1
+	ejectVCs int
+	classes  int
+	route    RouteFunc
+	rng      *rand.Rand
+	drawKey  uint64  // draw's key, taken from rng at the first draw
+	classLo  []int32 // VCs of class c: [classLo[c], classLo[c+1])
 
-	// Adaptive selection and scouting (adaptive.go, scouting.go); nil or
-	// false unless configured, so the plain path only tests rich.
-	adaptive      bool      // a header keeps every candidate and takes a random free VC
-	escapeClasses int       // classes below this are escape classes (used only when no adaptive VC is free)
-	cands         []cand    // per input VC, up to candStride candidates
-	nCand         []int32   // candidates stored per input VC
-	candStride    int       // ports+1
-	scout         []scoutVC // per input VC; nil unless scouting with K >= 1
-	scoutK        int32
-	launched      uint64 // headers launched here (scouting tags)
+	// Adaptive selection and scouting (adaptive.go, scouting.go), behind
+	// one pointer: a router with neither shares the zero plainRich (never
+	// written), so the plain path only tests rich and scout (issue 20: 104
+	// bytes a router less).
+	*richState
 
 	// occupancy: per output port, reserved output VCs now, when that
 	// count last changed, and cycles spent at each count (port*(V+1)+v).
@@ -394,7 +389,6 @@ type Router struct {
 	// With at most 64 output VCs, freeOV has bit o set while output VC o is
 	// free and vaFast is true: a header whose admissible VCs [vcLo, vcHi)
 	// are all taken skips VC allocation without looking at them.
-	vaFast bool
 	freeOV uint64
 
 	portOf []uint8 // per input VC: its port (no division on the hot path)
@@ -410,6 +404,29 @@ type Router struct {
 	vaReq     []int32 // per output VC: its first requester this cycle, -1 none
 	vaMany    []bool  // per output VC: more than one requester this cycle
 	vaTouched []int32 // output VCs with at least one request this cycle
+}
+
+// richState is a router's adaptive-selection and scouting state.
+type richState struct {
+	adaptive      bool      // a header keeps every candidate and takes a random free VC
+	escapeClasses int       // classes below this are escape classes (used only when no adaptive VC is free)
+	cands         []cand    // per input VC, up to candStride candidates
+	nCand         []int32   // candidates stored per input VC
+	candStride    int       // ports+1
+	scout         []scoutVC // per input VC; nil unless scouting with K >= 1
+	scoutK        int32
+	launched      uint64 // headers launched here (scouting tags)
+}
+
+// plainRich is the richState of every router with neither adaptive
+// selection nor scouting: all zero, read by many routers, written by none.
+var plainRich richState
+
+// ownRich gives r a richState of its own (before anything is written to it).
+func (r *Router) ownRich() {
+	if r.richState == &plainRich {
+		r.richState = &richState{candStride: r.ports + 1}
+	}
 }
 
 // Config is everything New needs to build one router: the
@@ -482,7 +499,7 @@ func New(cfg Config) (*Router, error) {
 		r = &st.rs[cfg.ID] // the routers of a storage are one array (no size-class rounding)
 	}
 	*r = Router{
-		id: cfg.ID, ports: ports, vcs: cfg.VCs, depth: cfg.BufferDepth,
+		id: cfg.ID, richState: &plainRich, ports: ports, vcs: cfg.VCs, depth: cfg.BufferDepth,
 		local: ports - 1, ejectVCs: cfg.EjectVCs, classes: classes, route: cfg.Route, rng: cfg.Rand,
 	}
 	if st := cfg.Store; st != nil {
@@ -511,8 +528,8 @@ func New(cfg Config) (*Router, error) {
 	for c := range r.classLo {
 		r.classLo[c] = int32(c * cfg.VCs / classes)
 	}
-	r.candStride = ports + 1
 	if cfg.Switching == Scouting && cfg.ScoutingDistance > 0 {
+		r.ownRich()
 		r.scout = make([]scoutVC, n)
 		r.scoutK = int32(cfg.ScoutingDistance)
 		r.Control = make([]Control, 0, 2*ports)
