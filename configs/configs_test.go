@@ -367,7 +367,7 @@ func TestHashCanonical(t *testing.T) {
 		base + "routing: dimension-order\nmode: network\nrun:\n  replications: 1\n",
 		strings.Replace(base, "  radix: 8\n  dimensions: 2\n", "  dimensions: 2\n  radix: 8   # k\n", 1),
 		// defaults written out: the same resolved experiment
-		strings.Replace(base, "vcs: 2\n", "vcs: 2\n  tie_break: balanced\n  dateline: per-hop\n  sticky_escape: false\n", 1),
+		strings.Replace(base, "vcs: 2\n", "vcs: 2\n  tie_break: balanced\n  dateline: per-hop\n  sticky_escape: false\n  adaptive_vc: whole-packet\n", 1),
 	}
 	for i, s := range same {
 		if got := h("b/other.yaml", s); got != h0 {
@@ -381,6 +381,7 @@ func TestHashCanonical(t *testing.T) {
 		strings.Replace(base, "vcs: 2\n", "vcs: 2\n  tie_break: plus\n", 1),
 		strings.Replace(base, "vcs: 2\n", "vcs: 2\n  dateline: hold\n", 1),
 		strings.Replace(base, "vcs: 2\n", "vcs: 3\n  escape_vcs: 2\n  sticky_escape: true\n", 1) + "routing: adaptive\n",
+		strings.Replace(base, "vcs: 2\n", "vcs: 2\n  adaptive_vc: booksim\n", 1) + "routing: adaptive\n",
 	}
 	for i, s := range differ {
 		if got := h("a.yaml", s); got == h0 {

@@ -346,13 +346,17 @@ func (e *Experiment) resolvePreset(r *reporter) {
 func (e *Experiment) Hash() string {
 	c := *e
 	// A key written with its default value means what the unset key means:
-	// router.tie_break balanced and router.dateline per-hop are encoded as
+	// router.tie_break balanced, router.dateline per-hop and
+	// router.adaptive_vc whole-packet are encoded as
 	// unset (left out), as they were before the keys existed.
 	if c.Router.TieBreak == "balanced" {
 		c.Router.TieBreak = ""
 	}
 	if c.Router.Dateline == "per-hop" {
 		c.Router.Dateline = ""
+	}
+	if c.Router.AdaptiveVC == "whole-packet" {
+		c.Router.AdaptiveVC = ""
 	}
 	b, err := json.Marshal(&c)
 	if err != nil {

@@ -64,6 +64,12 @@ func (e *Experiment) NetworkConfig(point int, seed uint64) (network.Config, erro
 	if err != nil {
 		return network.Config{}, fmt.Errorf("configs: %s: %w", e.Name, err)
 	}
+	adaptiveVC := router.WholePacket
+	if e.Router.AdaptiveVC != "" {
+		if adaptiveVC, err = router.ParseAdaptiveVC(e.Router.AdaptiveVC); err != nil {
+			return network.Config{}, fmt.Errorf("configs: %s: %w", e.Name, err)
+		}
+	}
 	rate, speedup := e.MessageRate(point), 0.0
 	var tr *trace.Trace
 	if t.Trace.File != "" {
@@ -88,6 +94,7 @@ func (e *Experiment) NetworkConfig(point int, seed uint64) (network.Config, erro
 			Switching: sw, ScoutingDistance: e.Switching.ScoutingDistance,
 			HoldClass:    e.Router.Dateline == "hold",
 			StickyEscape: e.Router.StickyEscape,
+			AdaptiveVC:   adaptiveVC,
 			VCAllocator:  e.Router.VCAllocator, SwitchAllocator: e.Router.SwitchAllocator, AllocIterations: e.Router.AllocIterations,
 		},
 		LinkLatency:      e.Network.LinkLatency,

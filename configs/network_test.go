@@ -152,3 +152,37 @@ func TestStickyEscapeKey(t *testing.T) {
 		t.Errorf("sticky_escape without escape VCs: error %v, want one at router.sticky_escape", err)
 	}
 }
+
+// TestAdaptiveVCKey checks router.adaptive_vc: booksim reaches
+// router.Arch.AdaptiveVC, unset and whole-packet are the default, and an
+// unknown value, a routing other than adaptive and scouting switching are
+// refused at the key's line and column.
+func TestAdaptiveVCKey(t *testing.T) {
+	adaptive := base + "routing: adaptive\n"
+	for _, c := range []struct {
+		add  string
+		want router.AdaptiveVC
+	}{
+		{"", router.WholePacket},
+		{"  adaptive_vc: whole-packet\n", router.WholePacket},
+		{"  adaptive_vc: booksim\n", router.BookSimVC},
+	} {
+		e, err := Parse("a.yaml", []byte(replaceOnce(t, adaptive, "  buffer_depth: 8\n", "  buffer_depth: 8\n"+c.add)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if nc, err := e.NetworkConfig(0, 1); err != nil || nc.Router.AdaptiveVC != c.want {
+			t.Errorf("%q mapped to AdaptiveVC %s (%v), want %s", c.add, nc.Router.AdaptiveVC, err, c.want)
+		}
+	}
+	for _, c := range []struct{ src, want string }{
+		{replaceOnce(t, adaptive, "  buffer_depth: 8\n", "  buffer_depth: 8\n  adaptive_vc: duato\n"), "x.yaml:10:3: router.adaptive_vc"},
+		{replaceOnce(t, base, "  buffer_depth: 8\n", "  buffer_depth: 8\n  adaptive_vc: booksim\n"), "x.yaml:10:3: router.adaptive_vc"},
+		{replaceOnce(t, adaptive, "  buffer_depth: 8\n", "  buffer_depth: 8\n  adaptive_vc: booksim\n") + "switching: {technique: scouting}\n", "x.yaml:10:3: router.adaptive_vc"},
+	} {
+		_, err := Parse("x.yaml", []byte(c.src))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("error %v, want one at %s", err, c.want)
+		}
+	}
+}

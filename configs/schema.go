@@ -191,6 +191,17 @@ type Router struct {
 	// router. Needs escape_vcs > 0. Left out of the canonical encoding
 	// when false.
 	StickyEscape bool `yaml:"sticky_escape" json:"sticky_escape,omitempty"`
+	// AdaptiveVC is how routing: adaptive takes output VCs
+	// (router.Arch.AdaptiveVC): "whole-packet" (the default; empty means
+	// it) prefers a free adaptive VC and, with escape VCs, takes an
+	// adaptive VC only with room for the whole packet, which keeps
+	// Duato's escape channels deadlock-free; "booksim" mirrors BookSim
+	// 2's min_adapt router: every free VC of the route requested through
+	// the VC allocator, free as soon as the previous tail has left; it can
+	// deadlock past saturation, as BookSim does. Not with scouting
+	// switching. whole-packet, written or not, is left out of the
+	// canonical encoding.
+	AdaptiveVC string `yaml:"adaptive_vc" json:"adaptive_vc,omitempty"`
 	// TieBreak is how dimension-order routing on an even-radix torus or
 	// ring breaks the tie at an offset of exactly k/2: "balanced" (both
 	// directions, one drawn per packet, as BookSim 2 does) or "plus"

@@ -292,6 +292,14 @@ func validateRouter(e *Experiment, r *reporter, topoOK bool) {
 		oneOf(r, "router.switch_allocator", rt.SwitchAllocator, alloc.Names...)
 	}
 	intRange(r, "router.alloc_iterations", rt.AllocIterations, 0, 64)
+	if rt.AdaptiveVC != "" && oneOf(r, "router.adaptive_vc", rt.AdaptiveVC, "whole-packet", "booksim") && rt.AdaptiveVC == "booksim" {
+		switch {
+		case e.Routing != "adaptive":
+			r.errorf("router.adaptive_vc", "booksim is a rule of adaptive selection: it needs routing: adaptive (routing is %s)", e.Routing)
+		case e.Switching.Technique == "scouting":
+			r.errorf("router.adaptive_vc", "booksim does not apply to scouting switching (its headers backtrack)")
+		}
+	}
 	if isGraph(e.Network.Topology) {
 		if rt.Dateline == "hold" {
 			r.errorf("router.dateline", "hold keeps the dateline class through a ring: it applies to rings and tori, not to a %s", e.Network.Topology)

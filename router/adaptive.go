@@ -71,25 +71,96 @@ func (r *Router) addCandidate(i int, c Candidate) {
 	r.nCand[i]++
 }
 
+// AdaptiveVC is the rule by which adaptive selection (Config.Adaptive)
+// takes output VCs (Arch.AdaptiveVC).
+type AdaptiveVC uint8
+
+const (
+	// WholePacket, the default: a header requests one output VC, a random
+	// free adaptive VC if there is one, else a random free escape VC
+	// (selectVC); with escape VCs an adaptive VC must have room for the
+	// whole packet (vcNeeds). Deadlock-free under Duato's condition.
+	WholePacket AdaptiveVC = iota
+	// BookSimVC mirrors BookSim 2's input-queued router with min_adapt
+	// (iq_router.cpp _VCAllocEvaluate, routefunc.cpp min_adapt_mesh and
+	// min_adapt_torus): a header requests every output VC of its
+	// candidates that no packet owns (free once the previous packet's
+	// tail has left: BookSim's default, wait_for_tail_credit = 0), escape
+	// and adaptive alike, through the VC allocator of Arch.VCAllocator,
+	// which picks among them (BookSim's iSLIP ignores the route set's
+	// priorities); the built-in allocator takes one of them at random. No
+	// VC needs room for the whole packet, so a header may wait in an
+	// adaptive VC behind another packet's tail, the dependency Duato's
+	// extended graph misses (vcNeeds): the network can deadlock, as
+	// BookSim's does past saturation (docs/booksim.md#adaptive).
+	BookSimVC
+)
+
+var adaptiveVCNames = [...]string{"whole-packet", "booksim"}
+
+func (a AdaptiveVC) String() string {
+	if int(a) < len(adaptiveVCNames) {
+		return adaptiveVCNames[a]
+	}
+	return fmt.Sprintf("AdaptiveVC(%d)", a)
+}
+
+// ParseAdaptiveVC returns the AdaptiveVC named s ("whole-packet",
+// "booksim").
+func ParseAdaptiveVC(s string) (AdaptiveVC, error) {
+	for i, n := range adaptiveVCNames {
+		if n == s {
+			return AdaptiveVC(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown adaptive VC rule %q (want whole-packet or booksim)", s)
+}
+
 // Selection passes of selectVC.
 const (
 	passAdaptive = iota // adaptive candidates, excluded port skipped
 	passEscape          // escape candidates, excluded port skipped
 	passExcluded        // only the port the header backtracked from
+	passAll             // every candidate (BookSimVC)
 )
+
+// bookSimPass returns the candidates input VC i requests under BookSimVC:
+// all of them, or the escape ones (and the ejection port) for a packet
+// held on escape VCs.
+func (r *Router) bookSimPass(i int) int {
+	if r.stuckInEscape(i) {
+		return passEscape
+	}
+	return passAll
+}
+
+// requestAll returns, under BookSimVC, the output VCs input VC i requests
+// in this VC allocation as a bit set (allocateVCsWith).
+func (r *Router) requestAll(i int, now sim.Cycle) (req uint64) {
+	need, needAdaptive := r.vcNeeds(i, r.cutThrough)
+	r.walkFree(i, r.bookSimPass(i), -1, need, needAdaptive, now, func(o int32) bool {
+		req |= 1 << (uint(o) & 63)
+		return false
+	})
+	return req
+}
 
 // selectVC is the input stage of VC allocation for adaptive selection and
 // scouting: it returns the output VC input VC i requests this cycle, or -1.
 // Order: a random free VC of the adaptive candidates; else of the escape
 // candidates; else, for a scouting header allowed to, a backtrack (the VC
 // is released here and -1 returned); else a free VC on the port the header
-// backtracked from; else wait.
+// backtracked from; else wait. Under Arch.AdaptiveVC BookSimVC: a random
+// free VC of every candidate (of the escape ones for a packet held there).
 func (r *Router) selectVC(i int, cutThrough bool, now sim.Cycle) int32 {
 	excl := int32(-1)
 	if r.scout != nil {
 		excl = r.scout[i].excl
 	}
 	need, needAdaptive := r.vcNeeds(i, cutThrough)
+	if r.cfg.AdaptiveVC == BookSimVC {
+		return r.pickFree(i, r.bookSimPass(i), excl, need, needAdaptive, now)
+	}
 	if !r.stuckInEscape(i) {
 		if o := r.pickFree(i, passAdaptive, excl, need, needAdaptive, now); o >= 0 {
 			return o
@@ -133,7 +204,7 @@ func (r *Router) vcNeeds(i int, cutThrough bool) (need, needAdaptive int32) {
 		need = r.in[i].remain // the packet's length (startRouting, startProbe)
 	}
 	needAdaptive = need
-	if r.escapeClasses > 0 {
+	if r.escapeClasses > 0 && r.cfg.AdaptiveVC == WholePacket {
 		// (not the front slot's flit: a scouting header's data may not
 		// have reached the buffer, and the slot holds an old flit or none)
 		needAdaptive = min(r.in[i].remain, int32(r.depth))
@@ -149,40 +220,8 @@ func (r *Router) vcNeeds(i int, cutThrough bool) (need, needAdaptive int32) {
 // again to it (one random draw, so the stream is consumed as the model
 // says).
 func (r *Router) pickFree(i, pass int, excl, need, needAdaptive int32, now sim.Cycle) int32 {
-	cs := r.cands[i*r.candStride : i*r.candStride+int(r.nCand[i])]
-	// walk calls visit for every free VC of the pass's candidates, in
-	// order, until visit returns true; it returns that VC or -1.
-	walk := func(visit func(o int32) bool) int32 {
-		for k := range cs {
-			c := &cs[k]
-			var match bool
-			switch pass {
-			case passAdaptive:
-				match = !c.escape && c.port != excl
-			case passEscape:
-				// The ejection port too: a packet held on escape VCs
-				// (StickyEscape) must still leave at its destination.
-				match = (c.escape || c.port == int32(r.local)) && c.port != excl
-			default:
-				match = c.port == excl
-			}
-			if !match {
-				continue
-			}
-			nd := needAdaptive
-			if c.escape || c.port == int32(r.local) {
-				nd = need
-			}
-			for o := c.lo; o < c.hi; o++ {
-				if r.ovOwner[o] < 0 && r.hasCredits(c.port, o, nd, now) && visit(o) {
-					return o
-				}
-			}
-		}
-		return -1
-	}
 	free := 0
-	walk(func(int32) bool { free++; return false })
+	r.walkFree(i, pass, excl, need, needAdaptive, now, func(int32) bool { free++; return false })
 	if free == 0 {
 		return -1
 	}
@@ -190,10 +229,46 @@ func (r *Router) pickFree(i, pass int, excl, need, needAdaptive int32, now sim.C
 	if free > 1 {
 		pick = r.rng.IntN(free)
 	}
-	if o := walk(func(int32) bool { pick--; return pick < 0 }); o >= 0 {
+	if o := r.walkFree(i, pass, excl, need, needAdaptive, now, func(int32) bool { pick--; return pick < 0 }); o >= 0 {
 		return o
 	}
 	panic("router: pickFree lost a free VC")
+}
+
+// walkFree calls visit for every free VC of input VC i's candidates in
+// the given pass (pickFree), in order, until visit returns true; it
+// returns that VC or -1.
+func (r *Router) walkFree(i, pass int, excl, need, needAdaptive int32, now sim.Cycle, visit func(o int32) bool) int32 {
+	cs := r.cands[i*r.candStride : i*r.candStride+int(r.nCand[i])]
+	for k := range cs {
+		c := &cs[k]
+		var match bool
+		switch pass {
+		case passAdaptive:
+			match = !c.escape && c.port != excl
+		case passEscape:
+			// The ejection port too: a packet held on escape VCs
+			// (StickyEscape) must still leave at its destination.
+			match = (c.escape || c.port == int32(r.local)) && c.port != excl
+		case passAll:
+			match = c.port != excl
+		default:
+			match = c.port == excl
+		}
+		if !match {
+			continue
+		}
+		nd := needAdaptive
+		if c.escape || c.port == int32(r.local) {
+			nd = need
+		}
+		for o := c.lo; o < c.hi; o++ {
+			if r.ovOwner[o] < 0 && r.hasCredits(c.port, o, nd, now) && visit(o) {
+				return o
+			}
+		}
+	}
+	return -1
 }
 
 // own gives output VC o (of port q) to input VC i and records the

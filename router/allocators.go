@@ -55,7 +55,9 @@ type namedAllocators struct {
 // output VC (with room for the whole packet under cut-through), as
 // BookSim 2's iq_router does, and the allocator matches input VCs with
 // output VCs. Adaptive selection and scouting keep their own input stage
-// (selectVC): their one request per header goes through the allocator.
+// (selectVC): their one request per header goes through the allocator;
+// under Arch.AdaptiveVC BookSimVC a header requests every free VC of its
+// candidates (requestAll), as BookSim's does.
 func (r *Router) allocateVCsWith(now sim.Cycle) {
 	n := len(r.in)
 	req := r.named.req[:n]
@@ -67,6 +69,10 @@ func (r *Router) allocateVCsWith(now sim.Cycle) {
 			ivc := &r.in[i]
 			ivc.outVC = -1
 			if ivc.readyAt > now {
+				continue
+			}
+			if r.rich && r.cfg.AdaptiveVC == BookSimVC {
+				req[i] = r.requestAll(i, now) // every free VC of the candidates
 				continue
 			}
 			if r.rich {

@@ -79,6 +79,10 @@ type Arch struct {
 	// VC may take an adaptive VC again at the next router.
 	StickyEscape bool
 
+	// AdaptiveVC is how adaptive selection (Config.Adaptive) takes output
+	// VCs: WholePacket, the default, or BookSimVC (see AdaptiveVC).
+	AdaptiveVC AdaptiveVC
+
 	// VCAllocator and SwitchAllocator name allocators of package alloc
 	// ("islip", "wavefront", "separable-input-first",
 	// "separable-output-first") for VC and switch allocation, with
@@ -119,6 +123,10 @@ func (c Arch) Validate() error {
 		return fmt.Errorf("router: ScoutingDistance = %d, want >= 0", c.ScoutingDistance)
 	case c.ScoutingDistance > 0 && c.Switching != Scouting:
 		return fmt.Errorf("router: ScoutingDistance = %d needs scouting switching, not %s", c.ScoutingDistance, c.Switching)
+	case c.AdaptiveVC > BookSimVC:
+		return fmt.Errorf("router: unknown AdaptiveVC %d", c.AdaptiveVC)
+	case c.AdaptiveVC == BookSimVC && c.Switching == Scouting:
+		return fmt.Errorf("router: AdaptiveVC %s applies to adaptive selection without scouting", c.AdaptiveVC)
 	case c.AllocIterations < 0:
 		return fmt.Errorf("router: AllocIterations = %d, want >= 0", c.AllocIterations)
 	}

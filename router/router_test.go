@@ -48,6 +48,8 @@ func TestConfigValidate(t *testing.T) {
 		"no buffer":      {VCs: 2},
 		"negative delay": {VCs: 2, BufferDepth: 4, RoutingDelay: -1},
 		"bad switching":  {VCs: 2, BufferDepth: 4, Switching: 9},
+		"bad VC rule":    {VCs: 2, BufferDepth: 4, AdaptiveVC: 7},
+		"booksim scouts": {VCs: 2, BufferDepth: 4, AdaptiveVC: BookSimVC, Switching: Scouting},
 	} {
 		if c.Validate() == nil {
 			t.Errorf("%s: accepted", name)

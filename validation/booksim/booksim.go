@@ -33,6 +33,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/flitsim/flitsim/router"
 	"github.com/flitsim/flitsim/sim/network"
 	"github.com/flitsim/flitsim/topology"
 	"github.com/flitsim/flitsim/traffic"
@@ -154,7 +155,11 @@ var patterns = map[string]string{
 //     min_adapt_torus routes adaptively on VC 3 only and never uses VC 2,
 //     so the mirror has 3 VCs (2 escape, 1 adaptive) where BookSim has 4;
 //     a packet that has taken an escape VC stays on escape VCs, as in
-//     min_adapt (router.Arch.StickyEscape). BookSim's min_adapt at the
+//     min_adapt (router.Arch.StickyEscape), and a header requests every
+//     free VC of its route through the VC allocator, free once the
+//     previous tail has left (router.BookSimVC: no whole-packet rule, so
+//     the mirror can deadlock past saturation as BookSim does; flitsim's
+//     default differs, docs/booksim.md#adaptive). BookSim's min_adapt at the
 //     pinned commit keeps only one adaptive direction in its route set, so
 //     it routes by dimension order (docs/booksim.md#adaptive): the mirror
 //     is of what it means to do;
@@ -218,6 +223,7 @@ func (c Config) Network(flits float64, seed uint64) (network.Config, error) {
 		nc.Routing = network.RoutingAdaptive
 		nc.EscapeVCs = 1
 		nc.Router.StickyEscape = true
+		nc.Router.AdaptiveVC = router.BookSimVC
 		if nc.Topology.Kind == topology.Torus {
 			if vcs < 4 {
 				return nc, fmt.Errorf("%s.cfg: min_adapt on a torus needs num_vcs >= 4 in BookSim", c.Name)

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/flitsim/flitsim/configs"
+	"github.com/flitsim/flitsim/router"
 	"github.com/flitsim/flitsim/sim/network"
 	"github.com/flitsim/flitsim/topology"
 )
@@ -244,7 +245,8 @@ func TestValidationConfigs(t *testing.T) {
 // TestStickyEscape measures router.Arch.StickyEscape, BookSim 2's rule
 // that a packet on an escape VC stays there, on the 4x4 mesh under
 // transpose traffic (escape VC 0 is dimension order, the worst routing
-// for transpose), preset booksim-iq, iSLIP allocators, at offered load
+// for transpose), preset booksim-iq, iSLIP allocators, flitsim's default
+// VC rule (router.WholePacket; the mirror's is BookSimVC), at offered load
 // 1.0. Since adaptive VCs need room for the whole packet and escape VCs
 // are free once the tail has left (router.vcNeeds) flitsim carries 0.851
 // flits/node/cycle with Duato's rule and 0.847 with the sticky one, as
@@ -258,7 +260,7 @@ func TestStickyEscape(t *testing.T) {
 	}
 	sat := func(sticky bool) float64 {
 		rows, err := Compare(context.Background(), ref, "mesh4-adapt-p1-v4-b4-transpose", Options{Fractions: []float64{}, Saturation: true,
-			Adjust: func(c *network.Config) { c.Router.StickyEscape = sticky }})
+			Adjust: func(c *network.Config) { c.Router.StickyEscape, c.Router.AdaptiveVC = sticky, router.WholePacket }})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -267,5 +269,56 @@ func TestStickyEscape(t *testing.T) {
 	duato, sticky := sat(false), sat(true)
 	if !(duato > 0.82 && duato < 0.88 && sticky > 0.80 && sticky < 0.88) {
 		t.Errorf("saturation throughput %.3f (Duato), %.3f (sticky escape); want about 0.85 and 0.85", duato, sticky)
+	}
+}
+
+// TestAdaptiveVCRule checks router.Arch.AdaptiveVC BookSimVC, which the
+// min_adapt mirror sets: on the 4x4 mesh under transpose at 0.5 of
+// BookSim's saturation (route set kept whole) flitsim under BookSim's VC
+// rules is within 3% of BookSim (24.72 vs 24.54 cycles), while the default
+// (whole-packet, a free adaptive VC preferred) is 15.6% below it
+// (docs/booksim.md#adaptive). It also checks that the BookSimVC path
+// allocates nothing per cycle in steady state.
+func TestAdaptiveVCRule(t *testing.T) {
+	ref, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const name = "mesh4-adaptsetkey-p1-v4-b4-transpose"
+	latency := func(rule router.AdaptiveVC) (bs, fs float64) {
+		rows, err := Compare(context.Background(), ref, name, Options{Fractions: []float64{0.5},
+			Adjust: func(c *network.Config) { c.Router.AdaptiveVC = rule }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := rows[len(rows)-1]
+		if r.Kind != "latency" || r.Fraction != 0.5 || r.Status != "ok" {
+			t.Fatalf("%s: row %+v, want an ok latency at 0.5", rule, r)
+		}
+		return r.BookSim.Mean, r.Flitsim
+	}
+	bs, mirror := latency(router.BookSimVC)
+	_, whole := latency(router.WholePacket)
+	if math.Abs(mirror-bs) > 0.03*bs || whole > 0.9*bs {
+		t.Errorf("latency at 0.5 of saturation: BookSim %.3f, flitsim booksim rule %.3f (want within 3%%), whole-packet %.3f (want > 10%% below)", bs, mirror, whole)
+	}
+
+	c, _ := ref.Config("mesh8-adaptsetkey-p4-v2-b8-uniform")
+	nc, err := c.Network(0.2, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if nc.Router.AdaptiveVC != router.BookSimVC {
+		t.Fatalf("min_adapt mirrored with AdaptiveVC %s, want booksim", nc.Router.AdaptiveVC)
+	}
+	n, err := network.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 20000; i++ {
+		n.Step()
+	}
+	if a := testing.AllocsPerRun(2000, n.Step); a != 0 {
+		t.Errorf("%.3f allocations per cycle in steady state under the booksim VC rule, want 0", a)
 	}
 }
