@@ -287,6 +287,15 @@ func (t *Topology) Ports() int { return t.ports }
 // which is NetPorts().
 func (t *Topology) LocalPort() int { return t.netPorts }
 
+// Tables returns the topology's own tables, shared, not copied (a
+// network of 2^20 routers keeps one set; issue 20): out and in, indexed by
+// router*Ports()+port, give the channel leaving or entering through the
+// port (Out, In; -1 none); src and dst, indexed by channel id, its routers.
+// The caller must not modify them.
+func (t *Topology) Tables() (out, in, src, dst []int32) {
+	return t.out, t.in, t.chSrc, t.chDst
+}
+
 // Out returns the id of the channel leaving router through port, or -1 if
 // there is none (a mesh edge port, or the local port). It panics if router
 // or port is out of range.

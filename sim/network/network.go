@@ -237,23 +237,7 @@ func New(cfg Config) (*Network, error) {
 	}
 	nn := n.nodes
 	n.initLines()
-	chans := topo.Channels()
-	n.chanSrc = make([]int32, len(chans))
-	n.chanDst = make([]int32, len(chans))
-	for c, ch := range chans {
-		n.chanSrc[c], n.chanDst[c] = int32(ch.Src), int32(ch.Dst)
-	}
-	n.inCh = make([]int32, nn*n.ports)
-	n.outCh = make([]int32, nn*n.ports)
-	for i := 0; i < nn; i++ {
-		for p := 0; p < n.ports; p++ {
-			n.inCh[i*n.ports+p], n.outCh[i*n.ports+p] = -1, -1
-			if p != n.local {
-				n.inCh[i*n.ports+p] = int32(topo.In(i, p))
-				n.outCh[i*n.ports+p] = int32(topo.Out(i, p))
-			}
-		}
-	}
+	n.outCh, n.inCh, n.chanSrc, n.chanDst = topo.Tables() // shared with the topology, read only
 	n.initTerminals()
 	n.initActive()
 	n.routers = make([]*router.Router, nn)
@@ -309,7 +293,7 @@ func New(cfg Config) (*Network, error) {
 	if err := n.startTraffic(); err != nil {
 		return nil, err
 	}
-	n.stats.init(len(chans), n.ports*(n.vcs+1))
+	n.stats.init(len(n.chanSrc), n.ports*(n.vcs+1))
 	return n, nil
 }
 
