@@ -11,7 +11,6 @@ import "unsafe"
 //
 //	Router struct                               sizeof(Router)
 //	its share of the Storage                    StorageBytes (buffers: n·B·sizeof(slot))
-//	class bounds                                (classes+1)·4
 //	adaptive or scouting state                  sizeof(richState)
 //	adaptive candidates                         n·((ports+1)·sizeof(cand) + 4)
 //	scouting                                    n·sizeof(scoutVC) + 2·ports·sizeof(Control)
@@ -24,7 +23,6 @@ func MemoryBytes(ports int, cfg Arch, classes int, adaptive bool) int64 {
 	n := int64(ports) * int64(cfg.VCs)
 	p := int64(ports)
 	b := int64(unsafe.Sizeof(Router{})) + StorageBytes(ports, cfg)
-	b += int64(classes+1) * 4
 	scouting := cfg.Switching == Scouting && cfg.ScoutingDistance > 0
 	if adaptive || scouting {
 		b += int64(unsafe.Sizeof(richState{}))

@@ -569,6 +569,15 @@ func New(cfg Config) (*Router, error) {
 			return nil, err
 		}
 	}
+	if st := cfg.Store; st != nil {
+		// The routers of a storage mostly have the same class bounds
+		// (read only after New): they share the first router's.
+		if slices.Equal(st.classLo, r.classLo) {
+			r.classLo = st.classLo
+		} else if st.classLo == nil {
+			st.classLo = r.classLo
+		}
+	}
 	if cfg.Adaptive {
 		if err := r.setAdaptive(cfg.EscapeClasses); err != nil {
 			return nil, err

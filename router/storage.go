@@ -35,6 +35,7 @@ type Storage struct {
 	port      []portState
 	up        []upLink
 	cand      []Candidate
+	classLo   []int32 // the class bounds its routers share (New), nil until the first
 	i32Stride int
 }
 
