@@ -65,7 +65,7 @@ const unitemisedBytes = 36 << 10
 //	routers × (router.MemoryBytes + router.PlaneMemoryBytes when planed)
 //	terminals × (sizeof(nic) + InjectionVCs·sizeof(nicLane) + sizeof(FIFO) + its room for 4 ids + 3·(8 + sizeof(rand.Rand) + sizeof(rand.PCG)) + 24)
 //	routers × (2·ports·4 + 8 + 2/8)          inCh, outCh, routers[], active bits (direct networks: 8 + 2/8, the topology's in and out shared)
-//	channels × (3·4 + 8)                      chanSrc, chanDst, chanSrcPort; channel flit counts (direct: 4 + 8, the topology's src and dst shared)
+//	channels × (3·4 + 8)                      chanSrc, chanDst, chanSrcPort; channel flit counts (direct: 8, the topology's src, dst and port serve)
 //	topology: routers × (dims·4 + 2·ports·4) + channels × 9
 //	route table: routers² × 4 when routers <= 256 (direct networks), terminals² × 4 (multistage)
 //	sizeof(Network) + measurement: 37 KiB (latency histogram, batch means) + ports·(VCs+1)·8
@@ -140,7 +140,7 @@ func EstimateMemory(cfg Config) (Memory, error) {
 	}
 	total := float64(unsafe.Sizeof(Network{})) + measurementBytes + unitemisedBytes + float64(m.Ports*(cfg.Router.VCs+1)*8) +
 		float64(m.Routers)*float64(m.PerRouter) + float64(m.Terminals)*float64(m.PerTerminal) +
-		float64(m.Routers)*(float64((1-shared)*2*m.Ports*4)+8+0.25) + float64(m.Channels)*float64(3*4+8-shared*2*4) +
+		float64(m.Routers)*(float64((1-shared)*2*m.Ports*4)+8+0.25) + float64(m.Channels)*float64(3*4+8-shared*3*4) +
 		topoBytes + tableBytes
 	const most = math.MaxInt64 / 4
 	m.Bytes, m.Peak = int64(min(total, most)), int64(min(total, most))

@@ -308,17 +308,11 @@ func (n *Network) wire() error {
 			return err
 		}
 	}
-	if n.chanSrcPort == nil {
-		n.chanSrcPort = make([]int32, len(n.chanSrc))
-	}
 	for i, r := range n.routers {
 		for p := 0; p < n.ports; p++ {
 			c := n.outCh[i*n.ports+p]
 			if c < 0 {
 				continue
-			}
-			if n.ms == nil && n.g == nil {
-				n.chanSrcPort[c] = int32(p)
 			}
 			dst := n.chanDst[c]
 			if dst < 0 {
@@ -855,7 +849,13 @@ func (n *Network) linkCount(c int) (flits int64, ok bool) {
 	if src < 0 || dst < 0 {
 		return 0, false
 	}
-	return n.routers[src].LinkFlits(int(n.chanSrcPort[c])), true
+	p := 0
+	if n.chanSrcPort != nil {
+		p = int(n.chanSrcPort[c])
+	} else {
+		p = n.topo.Channel(c).SrcPort // a direct network: its topology knows (no copy)
+	}
+	return n.routers[src].LinkFlits(p), true
 }
 
 // markLinkCounts remembers the routers' link counts when the measurement
