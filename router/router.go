@@ -499,12 +499,14 @@ func New(cfg Config) (*Router, error) {
 		return nil, fmt.Errorf("router: nil routing function or random stream")
 	}
 	n := ports * cfg.VCs
-	r := new(Router)
+	var r *Router
 	if st := cfg.Store; st != nil {
 		if err := st.fits(cfg); err != nil {
 			return nil, err
 		}
 		r = &st.rs[cfg.ID] // the routers of a storage are one array (no size-class rounding)
+	} else {
+		r = new(Router)
 	}
 	*r = Router{
 		id: cfg.ID, richState: &plainRich, ports: ports, vcs: cfg.VCs, depth: cfg.BufferDepth,
