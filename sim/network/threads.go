@@ -15,9 +15,9 @@ const MaxThreads = 256
 
 // threads is the state of a network stepped on several threads
 // (Config.Threads > 1; issue 20, point 2). The routers' plane is split into
-// partitions of contiguous 64-router blocks (router.Plane.Split); thread p
-// steps partition p and injects for its terminals, the calling goroutine
-// being thread 0. A cycle (stepParts) is:
+// partitions of contiguous 64-router blocks (router.Plane.Split), as many
+// as threads; a partition's NICs inject with it. The calling goroutine is
+// thread 0. A cycle (stepParts) is:
 //
 //	serial      traffic generation, deliveries from the ejection lines
 //	phase 1     NIC injection, re-evaluations, VC and switch allocation
@@ -25,7 +25,8 @@ const MaxThreads = 256
 //	phase 3     outboxes written into their routers, partition by partition
 //	phase 4     deferred re-evaluations; thread 0 also ejects, in router order
 //
-// with a barrier before each phase. Every link has a latency of at least a
+// each phase opening once every partition finished the one before (pool
+// says how the threads share the partitions). Every link has a latency of at least a
 // cycle, so nothing one partition does in a cycle can be seen by another
 // before the next, and the results are the single thread's byte for byte
 // (router/plane_part.go says why; TestThreadsDeterministic shows it).
@@ -159,114 +160,83 @@ func (n *Network) Close() {
 
 // pool is the helper goroutines of a network on several threads, one per
 // partition after the first, each locked to its OS thread for the run.
+//
+// A phase is not a barrier that every thread must reach: thread 0 opens
+// it (phase 1 to 4 of the cycle, in turn), and every thread, thread 0
+// included, claims the phase's partitions one at a time and runs them
+// until none is left; thread 0 then waits until every claimed partition
+// is done and opens the next phase. Which thread runs a partition does
+// not matter (a partition's state, routing scratch included, is its
+// own), so the result is the same; what it buys is that a helper the
+// scheduler has taken off its processor (a loaded machine) delays a phase
+// only if it holds a partition, and thread 0 runs the others' partitions
+// meanwhile, at worst at one thread's speed. A waiting helper spins on
+// the phase word for up to spinFor, then parks. It never calls
+// runtime.Gosched: a goroutine locked to its OS thread that does hands
+// its processor to another thread and sleeps until it is handed back,
+// two futex wake-ups; the barrier of the first version did every 64
+// checks, and that, not the serial parts of a cycle, held a 64x64 torus
+// at 0.02 to 1.25x on two cores. With more threads than GOMAXPROCS a
+// helper parks at once.
 type pool struct {
-	bar     barrier
-	done    atomic.Bool
-	busy    bool // thread 0 is inside a cycle (a panic left it there: stop must not wait)
-	wg      sync.WaitGroup
-	threads int
+	// phase is seq<<seqShift | next: the phase open (seq, counting from
+	// 1: phase (seq-1)%4+1 of its cycle; 0: none yet; stopped: the end)
+	// and the next of its partitions to claim.
+	phase    atomic.Uint64
+	_        [7]uint64    // (the claims' line, away from the counts)
+	done     atomic.Int32 // partitions of the open phase finished
+	sleepers atomic.Int32
+	mu       sync.Mutex
+	cond     sync.Cond
+	seq      uint64 // thread 0's: the last phase it opened
+	parts    int
+	spin     bool // helpers spin before parking: no more threads than processors
+	busy     bool // thread 0 is inside a cycle (a panic left it there: stop must not wait)
+	wg       sync.WaitGroup
 }
 
+// spinFor is how long a helper spins on the phase word before it parks.
+const spinFor = 50 * time.Microsecond
+
+// seqShift places a phase's sequence number above its next partition
+// (at most MaxThreads) in the phase word; stopped ends the helpers.
+const (
+	seqShift = 24
+	stopped  = ^uint64(0)
+)
+
 func startPool(n *Network, k int) *pool {
-	pp := &pool{threads: k}
-	pp.bar.init(k)
+	pp := &pool{parts: k, spin: k <= runtime.GOMAXPROCS(0)}
+	pp.cond.L = &pp.mu
 	for p := 1; p < k; p++ {
 		pp.wg.Add(1)
 		go func() {
 			defer pp.wg.Done()
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
+			var seen uint64 // the last phase this helper worked in
 			for {
-				pp.bar.wait() // the cycle starts (or the pool stops)
-				if pp.done.Load() {
+				ph := pp.next(seen)
+				if ph == stopped {
 					return
 				}
-				for k := 1; k <= 4; k++ {
-					if k > 1 {
-						pp.bar.wait()
-					}
-					n.phase(k, p)
-				}
+				seen = ph >> seqShift
+				pp.work(n, ph)
 			}
 		}()
 	}
 	return pp
 }
 
-// cycle runs the four phases of a cycle, thread 0's share on the calling
-// goroutine. It returns once every partition finished phase 3; the others
-// may still be in phase 4, which changes no state the serial parts of a
-// cycle (or a caller between cycles) read, and the next cycle's barrier
-// waits for them.
-func (pp *pool) cycle(n *Network) {
-	pp.busy = true
-	for k := 1; k <= 4; k++ {
-		pp.bar.wait()
-		n.phase(k, 0)
-	}
-	pp.busy = false
-}
-
-// stop ends the helpers, unless a panic interrupted a cycle: they are
-// then left parked at a barrier of that cycle (the network is broken).
-func (pp *pool) stop() {
-	if pp.busy {
-		return
-	}
-	pp.done.Store(true)
-	pp.bar.wait()
-	pp.wg.Wait()
-}
-
-// barrier is a reusable barrier for a fixed number of goroutines. A waiter
-// spins on the barrier's generation for up to spinFor (the gap between two
-// partitions' phases is a few microseconds on a quiet machine; waking a
-// parked thread costs tens, more on a virtual machine whose idle core
-// halted), then parks. The spin never yields: a goroutine locked to its OS
-// thread (the helpers are) that calls runtime.Gosched hands its processor
-// to another thread and sleeps until it is handed back, two futex
-// wake-ups; the first version did every 64 checks, and that, not the
-// serial parts of a cycle, held a 64x64 torus at 0.02 to 1.25x on two
-// cores. With more threads than processors (GOMAXPROCS) some partner is
-// always off its processor, and a waiter parks at once.
-type barrier struct {
-	n        int32
-	spin     bool // spin before parking: no more threads than processors
-	arrived  atomic.Int32
-	gen      atomic.Uint32
-	sleepers atomic.Int32
-	mu       sync.Mutex
-	cond     sync.Cond
-}
-
-// spinFor is how long a waiter spins before it parks.
-const spinFor = 50 * time.Microsecond
-
-func (b *barrier) init(n int) {
-	b.n = int32(n)
-	b.spin = n <= runtime.GOMAXPROCS(0)
-	b.cond.L = &b.mu
-}
-
-func (b *barrier) wait() {
-	g := b.gen.Load()
-	if b.arrived.Add(1) == b.n {
-		b.arrived.Store(0)
-		b.gen.Add(1)
-		if b.sleepers.Load() > 0 {
-			b.mu.Lock()
-			b.cond.Broadcast()
-			b.mu.Unlock()
-		}
-		return
-	}
+// next waits for a phase later than seq to open and returns its word.
+func (pp *pool) next(seq uint64) uint64 {
 	var start time.Time
 	for i := 1; ; i++ {
-		if b.gen.Load() != g {
-			return
+		if ph := pp.phase.Load(); ph>>seqShift > seq {
+			return ph
 		}
 		if i&255 == 0 { // the clock every 256 checks (a fraction of a microsecond)
-			if !b.spin {
+			if !pp.spin {
 				break
 			}
 			if i == 256 {
@@ -276,11 +246,81 @@ func (b *barrier) wait() {
 			}
 		}
 	}
-	b.mu.Lock()
-	b.sleepers.Add(1)
-	for b.gen.Load() == g {
-		b.cond.Wait()
+	pp.mu.Lock()
+	pp.sleepers.Add(1)
+	ph := pp.phase.Load()
+	for ph>>seqShift <= seq {
+		pp.cond.Wait()
+		ph = pp.phase.Load()
 	}
-	b.sleepers.Add(-1)
-	b.mu.Unlock()
+	pp.sleepers.Add(-1)
+	pp.mu.Unlock()
+	return ph
+}
+
+// work claims and runs partitions of the phase whose word was ph until
+// none is left (or the phase closed).
+func (pp *pool) work(n *Network, ph uint64) {
+	seq := ph >> seqShift
+	k := int((seq-1)%4) + 1
+	for {
+		p := ph & (1<<seqShift - 1)
+		if ph>>seqShift != seq || int(p) >= pp.parts {
+			return
+		}
+		if pp.phase.CompareAndSwap(ph, ph+1) {
+			n.phase(k, int(p))
+			pp.done.Add(1)
+			ph++
+			continue
+		}
+		ph = pp.phase.Load()
+	}
+}
+
+// open opens the next phase for the helpers, waking those parked.
+func (pp *pool) open(ph uint64) {
+	pp.done.Store(0)
+	pp.phase.Store(ph)
+	if pp.sleepers.Load() > 0 {
+		pp.mu.Lock()
+		pp.cond.Broadcast()
+		pp.mu.Unlock()
+	}
+}
+
+// cycle runs the four phases of a cycle, taking its share of each on the
+// calling goroutine. Phase 1 opens once the previous cycle's phase 4 is
+// done; cycle returns once phase 4 is open and none of its partitions is
+// left to claim: the helpers may still run some, which change no state
+// the serial parts of a cycle (or a caller between cycles) read.
+func (pp *pool) cycle(n *Network) {
+	pp.busy = true
+	for k := 1; k <= 4; k++ {
+		pp.wait()
+		pp.seq++
+		pp.open(pp.seq << seqShift)
+		pp.work(n, pp.seq<<seqShift)
+	}
+	pp.busy = false
+}
+
+// wait returns once every partition of the open phase is done.
+func (pp *pool) wait() {
+	if pp.seq == 0 {
+		return
+	}
+	for pp.done.Load() != int32(pp.parts) {
+	}
+}
+
+// stop ends the helpers, unless a panic interrupted a cycle: they are
+// then left waiting for a phase (the network is broken).
+func (pp *pool) stop() {
+	if pp.busy {
+		return
+	}
+	pp.wait()
+	pp.open(stopped)
+	pp.wg.Wait()
 }
