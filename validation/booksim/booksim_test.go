@@ -54,7 +54,7 @@ func TestReference(t *testing.T) {
 	withFigures := 0
 	defer func() {
 		if withFigures < 17 {
-			t.Errorf("%d configurations with BookSim figures, want >= 12", withFigures)
+			t.Errorf("%d configurations with BookSim figures, want >= 17", withFigures)
 		}
 	}()
 	for _, c := range ref.Configs {
@@ -64,15 +64,18 @@ func TestReference(t *testing.T) {
 			continue
 		}
 		// The changed BookSim (ref-adaptive) deadlocks at offered 1.0 on
-		// the 8x8 mesh and torus: no saturation, loads up to 0.8.
-		if c.Change == "" && (cv.Saturation.N != 3 || len(cv.Loads) != 6) ||
+		// the 8x8 mesh and torus: no saturation, loads up to 0.8. At least
+		// three seeds (torus4x3-dor-p16 has ten, docs/booksim.md), the
+		// same at every load as for the saturation.
+		seeds := max(cv.Saturation.N, 3)
+		if c.Change == "" && (cv.Saturation.N < 3 || len(cv.Loads) != 6) ||
 			c.Change != "" && (cv.Saturation.N != 3 && cv.Saturation.N != 0 || len(cv.Loads) < 5) {
 			t.Errorf("%s: %d saturation seeds, %d loads", c.Name, cv.Saturation.N, len(cv.Loads))
 			continue
 		}
 		withFigures++
 		for _, l := range cv.Loads {
-			if l.Latency.N+l.Unstable != 3 {
+			if l.Latency.N+l.Unstable != seeds {
 				t.Errorf("%s at %.2f: %d seeds", c.Name, l.Fraction, l.Latency.N+l.Unstable)
 			}
 		}
