@@ -179,12 +179,12 @@ func (n *Network) Close() {
 // at 0.02 to 1.25x on two cores. With more threads than GOMAXPROCS a
 // helper parks at once.
 type pool struct {
-	// phase is seq<<seqShift | next: the phase open (seq, counting from
-	// 1: phase (seq-1)%4+1 of its cycle; 0: none yet; stopped: the end)
-	// and the next of its partitions to claim.
+	// phase is the phase open, counting from 1 (phase (seq-1)%4+1 of its
+	// cycle; 0: none yet; stopped: the end).
 	phase    atomic.Uint64
-	_        [7]uint64    // (the claims' line, away from the counts)
+	_        [7]uint64    // (the phase's line, away from the counts)
 	done     atomic.Int32 // partitions of the open phase finished
+	claims   []claim      // per partition: the last phase that claimed it
 	sleepers atomic.Int32
 	mu       sync.Mutex
 	cond     sync.Cond
@@ -198,15 +198,17 @@ type pool struct {
 // spinFor is how long a helper spins on the phase word before it parks.
 const spinFor = 50 * time.Microsecond
 
-// seqShift places a phase's sequence number above its next partition
-// (at most MaxThreads) in the phase word; stopped ends the helpers.
-const (
-	seqShift = 24
-	stopped  = ^uint64(0)
-)
+// stopped is the phase that ends the helpers.
+const stopped = ^uint64(0)
+
+// claim is a partition's claim word, on its own cache line.
+type claim struct {
+	seq atomic.Uint64
+	_   [7]uint64
+}
 
 func startPool(n *Network, k int) *pool {
-	pp := &pool{parts: k, spin: k <= runtime.GOMAXPROCS(0)}
+	pp := &pool{parts: k, spin: k <= runtime.GOMAXPROCS(0), claims: make([]claim, k)}
 	pp.cond.L = &pp.mu
 	for p := 1; p < k; p++ {
 		pp.wg.Add(1)
@@ -220,8 +222,8 @@ func startPool(n *Network, k int) *pool {
 				if ph == stopped {
 					return
 				}
-				seen = ph >> seqShift
-				pp.work(n, ph)
+				seen = ph
+				pp.work(n, ph, p)
 			}
 		}()
 	}
@@ -232,7 +234,7 @@ func startPool(n *Network, k int) *pool {
 func (pp *pool) next(seq uint64) uint64 {
 	var start time.Time
 	for i := 1; ; i++ {
-		if ph := pp.phase.Load(); ph>>seqShift > seq {
+		if ph := pp.phase.Load(); ph > seq {
 			return ph
 		}
 		if i&255 == 0 { // the clock every 256 checks (a fraction of a microsecond)
@@ -249,7 +251,7 @@ func (pp *pool) next(seq uint64) uint64 {
 	pp.mu.Lock()
 	pp.sleepers.Add(1)
 	ph := pp.phase.Load()
-	for ph>>seqShift <= seq {
+	for ph <= seq {
 		pp.cond.Wait()
 		ph = pp.phase.Load()
 	}
@@ -258,23 +260,21 @@ func (pp *pool) next(seq uint64) uint64 {
 	return ph
 }
 
-// work claims and runs partitions of the phase whose word was ph until
-// none is left (or the phase closed).
-func (pp *pool) work(n *Network, ph uint64) {
-	seq := ph >> seqShift
+// work claims and runs partitions of phase seq, its own partition
+// (self) first, so that each thread keeps its partition's state in its
+// own core's caches when none is late, until none is left.
+func (pp *pool) work(n *Network, seq uint64, self int) {
 	k := int((seq-1)%4) + 1
-	for {
-		p := ph & (1<<seqShift - 1)
-		if ph>>seqShift != seq || int(p) >= pp.parts {
-			return
+	for i := range pp.parts {
+		p := self + i
+		if p >= pp.parts {
+			p -= pp.parts
 		}
-		if pp.phase.CompareAndSwap(ph, ph+1) {
-			n.phase(k, int(p))
+		c := &pp.claims[p].seq
+		if old := c.Load(); old < seq && c.CompareAndSwap(old, seq) {
+			n.phase(k, p)
 			pp.done.Add(1)
-			ph++
-			continue
 		}
-		ph = pp.phase.Load()
 	}
 }
 
@@ -299,8 +299,8 @@ func (pp *pool) cycle(n *Network) {
 	for k := 1; k <= 4; k++ {
 		pp.wait()
 		pp.seq++
-		pp.open(pp.seq << seqShift)
-		pp.work(n, pp.seq<<seqShift)
+		pp.open(pp.seq)
+		pp.work(n, pp.seq, 0)
 	}
 	pp.busy = false
 }
