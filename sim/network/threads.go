@@ -163,7 +163,7 @@ func (n *Network) Close() {
 //
 // A phase is not a barrier that every thread must reach: thread 0 opens
 // it (phase 1 to 4 of the cycle, in turn), and every thread, thread 0
-// included, claims the phase's partitions one at a time and runs them
+// included, claims the phase's partitions one at a time (its own first) and runs them
 // until none is left; thread 0 then waits until every claimed partition
 // is done and opens the next phase. Which thread runs a partition does
 // not matter (a partition's state, routing scratch included, is its
