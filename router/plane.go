@@ -340,6 +340,14 @@ func (pl *Plane) schedule(due sim.Cycle, x int32) {
 // allocation and traversal. It returns the number of flits that left a
 // router.
 func (pl *Plane) Step(now sim.Cycle) int {
+	pl.allocateWords(now, 0, len(pl.words))
+	return pl.traverseAllocated(now)
+}
+
+// allocateWords runs the allocation half of cycle now: the events due on
+// the wheel, then VC and switch allocation for the routers of words
+// [w0, w1) (all of them in Step, a partition's in AllocatePart).
+func (pl *Plane) allocateWords(now sim.Cycle, w0, w1 int) {
 	pl.cur = now
 	pl.Ejected = pl.Ejected[:0]
 	s := &pl.wheel[now&pl.wmask]
@@ -352,23 +360,26 @@ func (pl *Plane) Step(now sim.Cycle) int {
 		pl.routers[x>>6].evalSA(x&63, now)
 	}
 	*s = (*s)[:0]
-	for w, m := range pl.vaWait {
-		for ; m != 0; m &= m - 1 {
+	for w := w0; w < w1; w++ {
+		for m := pl.vaWait[w]; m != 0; m &= m - 1 {
 			r := pl.routers[w<<6|bits.TrailingZeros64(m)]
 			if !r.allocateVCs(now) {
 				pl.vaWait[w] &^= m & -m // headers still in their routing delay set it again (vaAt)
 			}
 		}
 	}
-	for w := range pl.words {
-		pw := &pl.words[w]
-		if !pw.requesting(pl.n) {
-			continue
+	for w := w0; w < w1; w++ {
+		if pw := &pl.words[w]; pw.requesting(pl.n) {
+			pl.allocateWord(pw)
+			pl.allocated[w>>6] |= 1 << (uint(w) & 63)
 		}
-		pl.allocateWord(pw)
-		pl.allocated[w>>6] |= 1 << (uint(w) & 63)
 	}
 	pl.cur = now + 1 // from here on, decisions are for the next allocation
+}
+
+// traverseAllocated moves the flits of every word that allocated this
+// cycle and returns how many left a router.
+func (pl *Plane) traverseAllocated(now sim.Cycle) int {
 	moved := 0
 	for j, m := range pl.allocated {
 		for ; m != 0; m &= m - 1 {

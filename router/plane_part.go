@@ -2,7 +2,6 @@ package router
 
 import (
 	"fmt"
-	"math/bits"
 
 	"github.com/flitsim/flitsim/sim"
 )
@@ -124,37 +123,10 @@ func SplitWords(words, k int) (starts []int) {
 	return starts
 }
 
-// AllocatePart runs phase 1 of cycle now (see planePart): Step's first
-// half on the partition's words. (Step keeps its own loops: the flitsim
-// binary's profile-guided optimisation was taken on it.)
+// AllocatePart runs phase 1 of cycle now (see planePart): Step's
+// allocation half on the partition's words.
 func (pl *Plane) AllocatePart(now sim.Cycle) {
-	pl.cur = now
-	pl.Ejected = pl.Ejected[:0]
-	s := &pl.wheel[now&pl.wmask]
-	for _, x := range *s {
-		if x < 0 {
-			w, bit := planeBit(int(^x))
-			pl.vaWait[w] |= bit
-			continue
-		}
-		pl.routers[x>>6].evalSA(x&63, now)
-	}
-	*s = (*s)[:0]
-	for w := pl.part.w0; w < pl.part.w1; w++ {
-		for m := pl.vaWait[w]; m != 0; m &= m - 1 {
-			r := pl.routers[w<<6|bits.TrailingZeros64(m)]
-			if !r.allocateVCs(now) {
-				pl.vaWait[w] &^= m & -m
-			}
-		}
-	}
-	for w := pl.part.w0; w < pl.part.w1; w++ {
-		if pw := &pl.words[w]; pw.requesting(pl.n) {
-			pl.allocateWord(pw)
-			pl.allocated[w>>6] |= 1 << (uint(w) & 63)
-		}
-	}
-	pl.cur = now + 1
+	pl.allocateWords(now, pl.part.w0, pl.part.w1)
 }
 
 // TraversePart runs phase 2 of cycle now and returns the flits moved.
@@ -165,14 +137,7 @@ func (pl *Plane) TraversePart(now sim.Cycle) int {
 		pp.wakes[k] = pp.wakes[k][:0]
 	}
 	pp.deferring = true
-	moved := 0
-	for j, m := range pl.allocated {
-		for ; m != 0; m &= m - 1 {
-			moved += pl.traverse(j<<6|bits.TrailingZeros64(m), now)
-		}
-		pl.allocated[j] = 0
-	}
-	return moved
+	return pl.traverseAllocated(now)
 }
 
 // ApplyPart runs phase 3 of cycle now: the flits other partitions sent to
