@@ -1,6 +1,7 @@
 package router
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/flitsim/flitsim/sim"
@@ -237,5 +238,38 @@ func TestOccupancyCountsReservedVCs(t *testing.T) {
 	}
 	if occ[2*3+0] != 10 {
 		t.Fatalf("local port occupancy %v, want [10 0 0]", occ[6:9])
+	}
+}
+
+// TestOccupancyTwoBusyVCs: two packets holding both output VCs of port 1
+// at once show as cycles with two busy VCs, and a reset in the middle keeps
+// the count of VCs busy at that moment. (The figures are those of the
+// three-array accounting before the one-record change, main fcf8eaa.)
+func TestOccupancyTwoBusyVCs(t *testing.T) {
+	r := newTestRouter(t, Arch{VCs: 2, BufferDepth: 8})
+	r.ResetOccupancy(0)
+	for _, f := range packetFlits(1, 1, 4) {
+		r.Accept(0, 0, f, 0)
+	}
+	for _, f := range packetFlits(2, 1, 4) {
+		r.Accept(0, 1, f, 0)
+	}
+	occ := make([]int64, 3*3)
+	for c := sim.Cycle(0); c < 20; c++ {
+		if c == 3 {
+			r.Occupancy(3, occ)
+			r.ResetOccupancy(3)
+		}
+		r.Step(c)
+	}
+	first := append([]int64(nil), occ[3:6]...)
+	clear(occ)
+	r.Occupancy(20, occ)
+	t.Logf("port 1 before the reset %v, after %v", first, occ[3:6])
+	if want := []int64{0, 1, 2}; !slices.Equal(first, want) {
+		t.Errorf("port 1 occupancy over [0, 3) %v, want %v", first, want)
+	}
+	if want := []int64{12, 1, 4}; !slices.Equal(occ[3:6], want) {
+		t.Errorf("port 1 occupancy over [3, 20) %v, want %v", occ[3:6], want)
 	}
 }
