@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/bits"
 
+	"github.com/flitsim/flitsim/internal/hugepage"
 	"github.com/flitsim/flitsim/sim"
 )
 
@@ -193,7 +194,7 @@ func NewPlane(f *Fabric, routers []*Router, horizon int) (*Plane, error) {
 		return nil, err
 	}
 	pl := &Plane{
-		routers: routers, words: make([]planeWord, (len(routers)+63)/64),
+		routers: routers, words: hugepage.Make[planeWord]((len(routers) + 63) / 64),
 		allocated: make([]uint64, (len(routers)+64*64-1)/(64*64)),
 		ports:     r0.ports, vcs: r0.vcs, credit: f.CreditDelay, link: f.LinkDelay,
 	}
@@ -242,10 +243,10 @@ func NewPlane(f *Fabric, routers []*Router, horizon int) (*Plane, error) {
 		pl.slots = make([]slot, len(routers)*pl.n*pl.depth)
 		pl.ovCredits = make([]int32, len(routers)*pl.n)
 	}
-	pl.down = make([]int32, len(routers)*pl.n)
+	pl.down = hugepage.Make[int32](len(routers) * pl.n)
 	pl.noInfinite = r0.noInfiniteCreditsAt
-	pl.dec = make([]int8, len(routers)<<4)
-	pl.qset = make([]uint64, len(routers))
+	pl.dec = hugepage.Make[int8](len(routers) << 4)
+	pl.qset = hugepage.Make[uint64](len(routers))
 	pl.vaWait = make([]uint64, len(pl.words))
 	pl.wheel = make([][]int32, span)
 	pl.wmask = sim.Cycle(span - 1)

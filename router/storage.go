@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"unsafe"
 
+	"github.com/flitsim/flitsim/internal/hugepage"
 	"github.com/flitsim/flitsim/sim"
 )
 
@@ -50,18 +51,20 @@ func NewStorage(routers, ports int, a Arch) (*Storage, error) {
 	}
 	n := ports * a.VCs
 	s := &Storage{routers: routers, ports: ports, arch: a, n: n, i32Stride: 5*n + ports}
-	s.rs = make([]Router, routers)
-	s.ivc = make([]inputVC, routers*n)
-	s.slots = make([]slot, routers*n*a.BufferDepth)
-	s.credits = make([]int32, routers*n)
-	s.i32 = make([]int32, routers*s.i32Stride)
-	s.cycles = make([]sim.Cycle, routers*ports)
-	s.i64 = make([]int64, routers*ports*(a.VCs+1))
-	s.u8 = make([]uint8, routers*2*n)
-	s.flags = make([]bool, routers*n)
-	s.port = make([]portState, routers*ports)
-	s.up = make([]upLink, routers*ports)
-	s.cand = make([]Candidate, routers*(ports+1))
+	// Huge pages for the arrays large enough (internal/hugepage): at 2^20
+	// routers every flit-hop touches lines gigabytes apart.
+	s.rs = hugepage.Make[Router](routers)
+	s.ivc = hugepage.Make[inputVC](routers * n)
+	s.slots = hugepage.Make[slot](routers * n * a.BufferDepth)
+	s.credits = hugepage.Make[int32](routers * n)
+	s.i32 = hugepage.Make[int32](routers * s.i32Stride)
+	s.cycles = hugepage.Make[sim.Cycle](routers * ports)
+	s.i64 = hugepage.Make[int64](routers * ports * (a.VCs + 1))
+	s.u8 = hugepage.Make[uint8](routers * 2 * n)
+	s.flags = hugepage.Make[bool](routers * n)
+	s.port = hugepage.Make[portState](routers * ports)
+	s.up = hugepage.Make[upLink](routers * ports)
+	s.cand = hugepage.Make[Candidate](routers * (ports + 1))
 	return s, nil
 }
 

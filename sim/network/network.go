@@ -2,6 +2,7 @@ package network
 
 import (
 	"fmt"
+	"github.com/flitsim/flitsim/internal/hugepage"
 	"math/bits"
 	"math/rand/v2"
 
@@ -240,7 +241,7 @@ func New(cfg Config) (*Network, error) {
 	n.outCh, n.inCh, n.chanSrc, n.chanDst = topo.Tables() // shared with the topology, read only
 	n.initTerminals()
 	n.initActive()
-	n.routers = make([]*router.Router, nn)
+	n.routers = hugepage.Make[*router.Router](nn)
 	classes := routing.Classes()
 	if cfg.singleClass {
 		classes = 1
@@ -367,9 +368,9 @@ func (n *Network) initLines() {
 // (router.CanAccept).
 func (n *Network) initTerminals() {
 	nt := n.terms
-	n.nics = make([]nic, nt)
+	n.nics = hugepage.Make[nic](nt)
 	nl := n.cfg.InjectionVCs
-	lanes := make([]nicLane, nt*nl)
+	lanes := hugepage.Make[nicLane](nt * nl)
 	for k := range lanes {
 		lanes[k].cur = -1
 	}
