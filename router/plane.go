@@ -3,6 +3,7 @@ package router
 import (
 	"fmt"
 	"math/bits"
+	"unsafe"
 
 	"github.com/flitsim/flitsim/internal/hugepage"
 	"github.com/flitsim/flitsim/sim"
@@ -114,6 +115,11 @@ type Plane struct {
 	// run (ejections, the only other order that shows, are in router
 	// order either way) and the port order is cheaper.
 	RouterOrder bool
+
+	// touchAhead has move load a list's lines first (touch): set when the
+	// slots outgrow the last-level cache, below which touch only costs.
+	touchAhead bool
+	sink       uint64 // what touch loaded, so that the loads are kept
 }
 
 // planeWord is the allocation state of 64 routers, bit b standing for
@@ -245,6 +251,7 @@ func NewPlane(f *Fabric, routers []*Router, horizon int) (*Plane, error) {
 	}
 	pl.down = hugepage.Make[int32](len(routers) * pl.n)
 	pl.noInfinite = r0.noInfiniteCreditsAt
+	pl.touchAhead = int64(len(pl.slots))*int64(unsafe.Sizeof(slot{})) > touchAbove
 	pl.dec = hugepage.Make[int8](len(routers) << 4)
 	pl.qset = hugepage.Make[uint64](len(routers))
 	pl.vaWait = make([]uint64, len(pl.words))
@@ -304,16 +311,19 @@ func NewPlane(f *Fabric, routers []*Router, horizon int) (*Plane, error) {
 
 // at schedules the re-evaluation of input VC i of router r for cycle due;
 // one due for an allocation that has not run yet is made at once.
-func (pl *Plane) at(due sim.Cycle, r *Router, i int32) {
+func (pl *Plane) at(due sim.Cycle, r *Router, i int32) { pl.atID(due, r.id, i) }
+
+// atID is at for input VC i of router id of the plane.
+func (pl *Plane) atID(due sim.Cycle, id int, i int32) {
 	if due <= pl.cur {
 		if pl.part != nil && pl.part.deferring {
-			pl.part.later = append(pl.part.later, int32(r.ID())<<6|i) // made after the move phases (EvalDeferred)
+			pl.part.later = append(pl.part.later, int32(id)<<6|i) // made after the move phases (EvalDeferred)
 			return
 		}
-		r.evalSA(i, pl.cur)
+		pl.evalVC(id, i, pl.cur)
 		return
 	}
-	pl.schedule(due, int32(r.ID())<<6|i)
+	pl.schedule(due, int32(id)<<6|i)
 }
 
 // vaAt has router r take part in VC allocation from cycle due on (a header
@@ -358,7 +368,7 @@ func (pl *Plane) allocateWords(now sim.Cycle, w0, w1 int) {
 			pl.vaWait[w] |= bit
 			continue
 		}
-		pl.routers[x>>6].evalSA(x&63, now)
+		pl.evalVC(int(x>>6), x&63, now)
 	}
 	*s = (*s)[:0]
 	for w := w0; w < w1; w++ {
@@ -556,47 +566,56 @@ func (pl *Plane) traverse(w int, now sim.Cycle) int {
 // cycle a condition known in advance comes true, or leaves it to the event
 // that will change the answer (a flit written into the VC: accept; a slot
 // of a full downstream buffer freed: freedSlot).
-func (r *Router) evalSA(i int32, t sim.Cycle) {
-	pl := r.plane
-	pl.setElig(r, i, false)
-	ivc := &r.in[i]
+func (r *Router) evalSA(i int32, t sim.Cycle) { r.plane.evalVC(r.id, i, t) }
+
+// evalVC is evalSA for input VC i of router id of the plane, on the
+// plane's network-wide arrays alone: the re-evaluations a plane makes by
+// the million (its wheel, its traversal) touch no Router (at 2^20 routers
+// each Router is a cache miss of its own). pl must be the router's plane
+// (its partition's, when split).
+func (pl *Plane) evalVC(id int, i int32, t sim.Cycle) {
+	w, bit := planeBit(id)
+	e := &pl.words[w].elig[i&63]
+	*e &^= bit
+	g0 := id * pl.n
+	ivc := &pl.ivc[g0+int(i)]
 	if ivc.state != vcActive || ivc.count == 0 {
 		return
 	}
-	d := uint(r.depth)
-	base := int(i) * r.depth
+	d := uint(pl.depth)
+	base := (g0 + int(i)) * pl.depth
 	due := ivc.readyAt
-	if at := r.slots[base+int(ivc.head)].t(); at > due {
+	if at := pl.slots[base+int(ivc.head)].t(); at > due {
 		due = at
 	}
-	if r.saf {
+	if pl.saf {
 		// Store-and-forward: the whole packet must have arrived.
 		if ivc.count < ivc.remain {
 			return // accept re-evaluates when the tail is written
 		}
-		if at := r.slots[base+int(wrap(uint(ivc.head+ivc.remain-1), d))].t(); at > due {
+		if at := pl.slots[base+int(wrap(uint(ivc.head+ivc.remain-1), d))].t(); at > due {
 			due = at
 		}
 	}
 	if due > t {
-		pl.at(due, r, i)
+		pl.atID(due, id, i)
 		return
 	}
 	o := int(ivc.outVC)
-	if dg := pl.downOf(r, o); dg >= 0 {
+	if dg := downVC(pl.down[g0+o]); dg >= 0 {
 		back, full := pl.nextCredit(dg)
 		if full {
 			pl.feederWaits(dg) // the downstream buffer is full: its next departure re-evaluates (freedSlot)
 			return
 		}
 		if back > t {
-			pl.at(back, r, i) // the slot's credit is on its way back
+			pl.atID(back, id, i) // the slot's credit is on its way back
 			return
 		}
-	} else if r.ovCredits[o] < 1 {
+	} else if pl.ovCredits[g0+o] < 1 {
 		return // a sink's counted credits are out: AddCredit re-evaluates
 	}
-	pl.setElig(r, i, true)
+	*e |= bit
 }
 
 // nextCredit returns the cycle the credit for the next flit into global
@@ -655,6 +674,9 @@ func (pl *Plane) move(list []int32, now sim.Cycle) int {
 	next := now + 1
 	ivcs, slots, down := pl.ivc, pl.slots, pl.down
 	n := pl.n
+	if pl.touchAhead {
+		pl.touch(list)
+	}
 	for _, e := range list {
 		id, i := int(e>>6), int(e&63)
 		g0 := id * n
@@ -723,24 +745,35 @@ func (pl *Plane) moveSlow(id, i int, slow uint, now sim.Cycle) {
 		pl.moveSlowPart(id, i, slow, now)
 		return
 	}
-	r := pl.routers[id]
 	ivc := &pl.ivc[id*pl.n+i] // router id's input VC i (its r.in[i])
 	o := ivc.outVC
 	if slow&movedWritten != 0 {
-		dg := uint32(pl.down[id*pl.n+int(o)])
-		pl.routers[dg/uint32(pl.n)].planeWritten(int32(dg%uint32(pl.n)), now+pl.link)
+		pl.written(int(pl.down[id*pl.n+int(o)]), now+pl.link)
 	}
-	if slow&movedFeeder != 0 {
-		r.freedSlot(i/pl.vcs, int32(i), now)
-	}
-	if slow&movedTail != 0 {
-		r.tailLeft(i, o, int32(ivc.outPort), now)
-		r.evalSA(int32(i), now+1)
-		return
+	if slow&(movedFeeder|movedTail) != 0 {
+		r := pl.routers[id]
+		if slow&movedFeeder != 0 {
+			r.freedSlot(i/pl.vcs, int32(i), now)
+		}
+		if slow&movedTail != 0 {
+			r.tailLeft(i, o, int32(ivc.outPort), now)
+			slow |= movedEval
+		}
 	}
 	if slow&movedEval != 0 {
-		r.evalSA(int32(i), now+1)
+		pl.evalVC(id, int32(i), now+1)
 	}
+}
+
+// written is planeWritten for global input VC g of the plane (its
+// router's plane): an active VC is re-evaluated without touching its
+// Router, which only a head starting its routing needs.
+func (pl *Plane) written(g int, at sim.Cycle) {
+	if pl.ivc[g].state == vcActive {
+		pl.atID(at, g/pl.n, int32(g%pl.n))
+		return
+	}
+	pl.routers[g/pl.n].planeWritten(int32(g%pl.n), at)
 }
 
 // planeAccept writes flit f, arriving in cycle at, into input VC j of a
@@ -784,4 +817,45 @@ func (r *Router) planeWritten(j int32, at sim.Cycle) {
 	} else if ivc.state == vcActive {
 		r.plane.at(at, r, j) // store-and-forward: this flit completes the packet
 	}
+}
+
+// touchAbove is the size of the slots above which move touches its
+// lines first: 32 MiB, the last-level cache of the machine it was
+// measured on (on the 8x8 torus touching cost 14% of cycles/s).
+const touchAbove = 32 << 20
+
+// touch loads, ahead of move, the lines move will read or write for list:
+// first each input VC, its slots and its router's downstream table, then
+// the port record, the downstream VC and the downstream slots they point
+// to, so that the cache misses of a stage overlap each other instead of
+// each stalling move in turn (issue 20: at 2^16 routers and more nearly
+// every one of them misses; on the 16-ary 4-cube at 0.05 this took the
+// flit-hops/s from 2.54 to 3.02 M with huge pages, docs/speed.md#touch).
+//
+//go:noinline
+func (pl *Plane) touch(list []int32) {
+	d, n := pl.depth, pl.n
+	ivcs, slots, down := pl.ivc, pl.slots, pl.down
+	var sink uint64
+	for _, e := range list {
+		id := int(e >> 6)
+		g := id*n + int(e&63)
+		sink += uint64(ivcs[g].head) + uint64(down[id*n])
+		for k := 0; k < d; k += 4 { // 16-byte slots: four to a line
+			sink += slots[g*d+k].tx
+		}
+	}
+	for _, e := range list {
+		id := int(e >> 6)
+		g := id*n + int(e&63)
+		ivc := &ivcs[g]
+		sink += uint64(pl.port[id*pl.ports+int(ivc.outPort)].linkFlits)
+		if dg := int(down[id*n+int(ivc.outVC)]); dg >= 0 {
+			sink += uint64(ivcs[dg].count)
+			for k := 0; k < d; k += 4 {
+				sink += slots[dg*d+k].tx
+			}
+		}
+	}
+	pl.sink += sink
 }

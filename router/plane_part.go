@@ -168,7 +168,7 @@ func (pl *Plane) EvalDeferred() {
 	pp := pl.part
 	pp.deferring = false
 	for _, x := range pp.later {
-		pl.routers[x>>6].evalSA(x&63, pl.cur)
+		pl.evalVC(int(x>>6), x&63, pl.cur)
 	}
 	pp.later = pp.later[:0]
 }
@@ -182,8 +182,7 @@ func (pl *Plane) moveSlowPart(id, i int, slow uint, now sim.Cycle) {
 	ivc := &pl.ivc[id*pl.n+i] // router id's input VC i (its r.in[i])
 	o := ivc.outVC
 	if slow&movedWritten != 0 {
-		dg := pl.down[id*pl.n+int(o)]
-		pl.routers[int(dg)/pl.n].planeWritten(dg%int32(pl.n), now+pl.link)
+		pl.written(int(pl.down[id*pl.n+int(o)]), now+pl.link)
 	}
 	if slow&movedCross != 0 {
 		pl.crossFlit(id*pl.n+i, downVC(pl.down[id*pl.n+int(o)]))
