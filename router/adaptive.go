@@ -277,7 +277,7 @@ func (r *Router) own(o, i, q int32, now sim.Cycle) {
 	r.ovOwner[o] = i
 	r.freeOV &^= 1 << (uint(o) & 63)
 	r.occTick(q, now)
-	r.busy[q]++
+	r.occ[int(q)*(r.vcs+2)]++ // the count, in the low bits
 }
 
 // release frees output VC o of port q.
@@ -288,14 +288,17 @@ func (r *Router) release(o, q int32, now sim.Cycle) {
 	r.ovOwner[o] = -1
 	r.freeOV |= 1 << (uint(o) & 63)
 	r.occTick(q, now)
-	r.busy[q]--
+	r.occ[int(q)*(r.vcs+2)]--
 }
 
 // occTick charges the cycles since the last change of port q's busy count
 // to that count.
 func (r *Router) occTick(q int32, now sim.Cycle) {
-	r.occ[int(q)*(r.vcs+1)+int(r.busy[q])] += int64(now - r.occAt[q])
-	r.occAt[q] = now
+	base := int(q) * (r.vcs + 2)
+	h := r.occ[base]
+	busy := h & 0xff
+	r.occ[base+1+int(busy)] += int64(now) - h>>8
+	r.occ[base] = int64(now)<<8 | busy
 }
 
 // Occupancy adds to dst[q*(VCs+1)+v], for every port q and v = 0..VCs, the
@@ -307,19 +310,21 @@ func (r *Router) occTick(q int32, now sim.Cycle) {
 // channel" of Dally's occupancy model (docs/models.md#dally-1992). len(dst) must be at
 // least Ports*(VCs+1).
 func (r *Router) Occupancy(now sim.Cycle, dst []int64) {
-	for q := range r.busy {
+	V := r.vcs
+	for q := range r.ports {
 		r.occTick(int32(q), now)
-	}
-	for k, c := range r.occ {
-		dst[k] += c
+		for v := 0; v <= V; v++ {
+			dst[q*(V+1)+v] += r.occ[q*(V+2)+1+v]
+		}
 	}
 }
 
 // ResetOccupancy restarts the occupancy counts at cycle now.
 func (r *Router) ResetOccupancy(now sim.Cycle) {
-	clear(r.occ)
-	for q := range r.occAt {
-		r.occAt[q] = now
+	for q := range r.ports {
+		rec := r.occ[q*(r.vcs+2) : (q+1)*(r.vcs+2)]
+		rec[0] = int64(now)<<8 | rec[0]&0xff
+		clear(rec[1:])
 	}
 }
 

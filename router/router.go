@@ -384,11 +384,13 @@ type Router struct {
 	// bytes a router less).
 	*richState
 
-	// occupancy: per output port, reserved output VCs now, when that
-	// count last changed, and cycles spent at each count (port*(V+1)+v).
-	busy  []int32
-	occAt []sim.Cycle
-	occ   []int64
+	// occupancy, one record of V+2 words per output port q (occTick):
+	// occ[q*(V+2)] holds the cycle its count of reserved output VCs last
+	// changed (shifted left 8 bits) and that count (the low 8 bits), and
+	// occ[q*(V+2)+1+v] the cycles spent at count v. One record is 32
+	// bytes with two VCs, one cache line where three arrays were three
+	// (issue 20: each a miss at 2^20 routers).
+	occ []int64
 
 	ovOwner []int32 // owning input VC of each output VC, -1 when free
 	vaPtr   []int32 // VA input-stage round-robin pointer per input VC
@@ -526,7 +528,7 @@ func New(cfg Config) (*Router, error) {
 		r.cand = make([]Candidate, 0, ports+1)
 		r.vaReq, r.vaMany, r.vaTouched = make([]int32, n), make([]bool, n), make([]int32, 0, n)
 		r.Sent, r.CreditsOut = make([]Departure, 0, ports), make([]CreditReturn, 0, ports)
-		r.busy, r.occAt, r.occ = make([]int32, ports), make([]sim.Cycle, ports), make([]int64, ports*(cfg.VCs+1))
+		r.occ = make([]int64, ports*(cfg.VCs+2))
 		r.up, r.port = make([]upLink, ports), make([]portState, ports)
 		r.portOf, r.vcOf = make([]uint8, n), make([]uint8, n)
 	}

@@ -5,7 +5,6 @@ import (
 	"unsafe"
 
 	"github.com/flitsim/flitsim/internal/hugepage"
-	"github.com/flitsim/flitsim/sim"
 )
 
 // Storage holds the per-VC and per-port state of the routers 0..n-1 of
@@ -28,9 +27,8 @@ type Storage struct {
 	ivc       []inputVC
 	slots     []slot
 	credits   []int32 // per router: ovCredits (n), contiguous as a plane indexes them
-	i32       []int32 // per router: ovOwner, vaPtr, ovPtr, vaReq, vaTouched (n each), busy (ports)
-	cycles    []sim.Cycle
-	i64       []int64 // per router: occ (ports × (VCs+1))
+	i32       []int32 // per router: ovOwner, vaPtr, ovPtr, vaReq, vaTouched (n each)
+	i64       []int64 // per router: occ (ports × (VCs+2))
 	u8        []uint8 // per router: portOf, vcOf (n each)
 	flags     []bool  // per router: vaMany (n)
 	port      []portState
@@ -50,7 +48,7 @@ func NewStorage(routers, ports int, a Arch) (*Storage, error) {
 		return nil, fmt.Errorf("router: storage for %d routers of %d ports, want >= 1 and 2..64", routers, ports)
 	}
 	n := ports * a.VCs
-	s := &Storage{routers: routers, ports: ports, arch: a, n: n, i32Stride: 5*n + ports}
+	s := &Storage{routers: routers, ports: ports, arch: a, n: n, i32Stride: 5 * n}
 	// Huge pages for the arrays large enough (internal/hugepage): at 2^20
 	// routers every flit-hop touches lines gigabytes apart.
 	s.rs = hugepage.Make[Router](routers)
@@ -58,8 +56,7 @@ func NewStorage(routers, ports int, a Arch) (*Storage, error) {
 	s.slots = hugepage.Make[slot](routers * n * a.BufferDepth)
 	s.credits = hugepage.Make[int32](routers * n)
 	s.i32 = hugepage.Make[int32](routers * s.i32Stride)
-	s.cycles = hugepage.Make[sim.Cycle](routers * ports)
-	s.i64 = hugepage.Make[int64](routers * ports * (a.VCs + 1))
+	s.i64 = hugepage.Make[int64](routers * ports * (a.VCs + 2))
 	s.u8 = hugepage.Make[uint8](routers * 2 * n)
 	s.flags = hugepage.Make[bool](routers * n)
 	s.port = hugepage.Make[portState](routers * ports)
@@ -73,7 +70,7 @@ func NewStorage(routers, ports int, a Arch) (*Storage, error) {
 func StorageBytes(ports int, a Arch) int64 {
 	n := int64(ports) * int64(a.VCs)
 	p := int64(ports)
-	return n*int64(a.BufferDepth)*int64(unsafe.Sizeof(slot{})) + n*int64(unsafe.Sizeof(inputVC{})) + (6*n+p)*4 + p*8 + p*int64(a.VCs+1)*8 +
+	return n*int64(a.BufferDepth)*int64(unsafe.Sizeof(slot{})) + n*int64(unsafe.Sizeof(inputVC{})) + 6*n*4 + p*int64(a.VCs+2)*8 +
 		2*n + n + p*int64(unsafe.Sizeof(portState{})+unsafe.Sizeof(upLink{})) + (p+1)*int64(unsafe.Sizeof(Candidate{}))
 }
 
@@ -103,10 +100,8 @@ func (s *Storage) take(r *Router) {
 	r.vaPtr, w = w[:n:n], w[n:]
 	r.ovPtr, w = w[:n:n], w[n:]
 	r.vaReq, w = w[:n:n], w[n:]
-	r.vaTouched, w = w[:0:n], w[n:]
-	r.busy = w[:p:p]
-	r.occAt = window(s.cycles, id, p)
-	r.occ = window(s.i64, id, p*(s.arch.VCs+1))
+	r.vaTouched = w[:0:n]
+	r.occ = window(s.i64, id, p*(s.arch.VCs+2))
 	b := window(s.u8, id, 2*n)
 	r.portOf, r.vcOf = b[:n:n], b[n:]
 	r.vaMany = window(s.flags, id, n)
