@@ -59,6 +59,7 @@ type cubeRouting struct {
 	coords  []int32
 	n       int32
 	k       int32
+	lgK     uint // log2 k when k is a power of two (digit), else 0
 	local   int
 	kind    Kind
 	bidir   bool
@@ -78,7 +79,21 @@ func newCubeRouting(t *Topology) cubeRouting {
 	if c.kind == Ring || c.kind == Torus {
 		c.classes = 2
 	}
+	if k := uint(t.k); k >= 2 && k&(k-1) == 0 {
+		c.lgK = uint(bits.TrailingZeros(k))
+	}
 	return c
+}
+
+// coord returns the coordinate of node x in dimension d: digit d of x in
+// base k, by shift and mask when k is a power of two (at 2^20 routers the
+// table's line is a cache miss per lookup, issue 20), else from the
+// topology's table.
+func (c *cubeRouting) coord(x, d int) int32 {
+	if c.lgK != 0 {
+		return int32(x>>(uint(d)*c.lgK)) & (c.k - 1)
+	}
+	return c.coords[x*int(c.n)+d]
 }
 
 // Ties is how dimension-order routing on a bidirectional ring or torus of
@@ -164,11 +179,8 @@ func (r *dimensionOrder) Route(cur, dest int, buf []Candidate) []Candidate {
 	if r.kind == Hypercube {
 		return append(buf, Candidate{Port: bits.TrailingZeros(uint(cur ^ dest))})
 	}
-	n := int(r.n)
-	cc := r.coords[cur*n : cur*n+n]
-	dc := r.coords[dest*n : dest*n+n]
-	for d := range cc {
-		c, b := cc[d], dc[d]
+	for d := range int(r.n) {
+		c, b := r.coord(cur, d), r.coord(dest, d)
 		if c == b {
 			continue
 		}
@@ -237,11 +249,8 @@ func (c *cubeRouting) productive(cur, dest, class int, dateline bool, buf []Cand
 		}
 		return buf
 	}
-	n := int(c.n)
-	cc := c.coords[cur*n : cur*n+n]
-	dc := c.coords[dest*n : dest*n+n]
-	for d := range cc {
-		a, b := cc[d], dc[d]
+	for d := range int(c.n) {
+		a, b := c.coord(cur, d), c.coord(dest, d)
 		if a == b {
 			continue
 		}

@@ -396,3 +396,29 @@ func benchRoute[R Routing](b *testing.B, top *Topology, newRouting func(*Topolog
 	}
 	_ = buf
 }
+
+// TestCoordMatchesTable checks the routing's arithmetic coordinates (shift
+// and mask for a power-of-two radix) against the topology's table, node by
+// node and dimension by dimension, for power-of-two and other radices.
+func TestCoordMatchesTable(t *testing.T) {
+	for _, c := range []struct {
+		kind Kind
+		k, n int
+	}{{Mesh, 2, 3}, {Torus, 4, 3}, {Torus, 5, 2}, {Mesh, 8, 2}, {Torus, 16, 3}, {Torus, 3, 4}} {
+		topo, err := New(Spec{Kind: c.kind, K: c.k, N: c.n, Bidirectional: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cr := newCubeRouting(topo)
+		if want := c.k&(c.k-1) == 0; (cr.lgK != 0) != want {
+			t.Errorf("k=%d: lgK %d", c.k, cr.lgK)
+		}
+		for x := 0; x < topo.Nodes(); x++ {
+			for d := 0; d < c.n; d++ {
+				if got, want := cr.coord(x, d), topo.coords[x*c.n+d]; got != want {
+					t.Fatalf("%d-ary %d-cube: coord(%d, %d) = %d, table %d", c.k, c.n, x, d, got, want)
+				}
+			}
+		}
+	}
+}
