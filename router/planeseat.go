@@ -5,19 +5,22 @@ import "github.com/flitsim/flitsim/sim"
 // Where a router and its plane meet.
 //
 // A router in a plane (NewPlane) keeps its own state machine: routing, VC
-// allocation, the end of a packet (router.go), and decides its switch
-// requests (evalSA, plane.go). The plane keeps what it decides for all its
-// routers at once: the switch-request masks, the round-robin pointers, the
-// timing wheel of re-evaluations (plane.go). Each side goes through the
-// other's methods, all below: a router reports each event that may change a
-// switch request (creditReturned, granted, released, retryVA, creditFreed)
-// and sets or reads what it decides (setElig, downOf, feederWaits, at,
+// allocation, the end of a packet (router.go); whether its input VCs may
+// request the switch is decided on the plane's arrays (evalVC, plane.go;
+// a router asks through evalSA). The plane keeps what it decides for all
+// its routers at once: the switch-request masks, the round-robin pointers,
+// the timing wheel of re-evaluations (plane.go). Each side goes through the
+// other's methods, all below: a router reports each event that may change
+// a switch request (creditReturned, granted, released, retryVA,
+// creditFreed) and sets or reads what the plane keeps (feederWaits, at,
 // nextCredit); the plane asks a router for its feeder and owners (feeder,
 // owner). A router knows of its plane only whether it has one
 // (Router.plane); the plane counts a link's flits in the router's
-// portState (LinkFlits reads it there); the plane finds a router's word and bit of its masks from
-// the router's id (planeBit) and its VC state in the arrays they share
-// (Storage), and reads a router's fields only while it joins (NewPlane).
+// portState (LinkFlits reads it there); the plane finds a router's word
+// and bit of its masks from the router's id (planeBit) and its VC state in
+// the arrays they share (Storage), and reads a router's fields only while
+// it joins (NewPlane) and on the slow paths of a move (a head's routing, a
+// tail, a waiting feeder).
 
 // planeBit returns the word and bit of router id in a plane's masks.
 func planeBit(id int) (w int, bit uint64) { return id >> 6, 1 << (uint(id) & 63) }
@@ -54,18 +57,6 @@ func (pl *Plane) retryVA(r *Router) {
 	w, bit := planeBit(r.ID())
 	pl.vaWait[w] |= bit
 }
-
-// setElig sets (on) or clears the bit of input VC i of r in the plane's
-// switch-request mask (evalSA decides it).
-func (pl *Plane) setElig(r *Router, i int32, on bool) {
-	w, bit := planeBit(r.ID())
-	e := &pl.words[w].elig[i&63]
-	*e = *e&^bit | bit&-uint64(b2u(on))
-}
-
-// downOf returns the global input VC output VC o of r feeds (of another
-// partition's router too, when split: downVC), or -1 for a sink.
-func (pl *Plane) downOf(r *Router, o int) int { return downVC(pl.down[r.ID()*pl.n+o]) }
 
 // feederWaits marks global input VC g, whose buffer is full, as awaited by
 // the input VC feeding it: its next departure re-evaluates that one
