@@ -825,9 +825,9 @@ func (r *Router) planeWritten(j int32, at sim.Cycle) {
 const touchAbove = 32 << 20
 
 // touch loads, ahead of move, the lines move will read or write for list:
-// first each input VC, its slots and its router's downstream table, then
-// the port record, the downstream VC and the downstream slots they point
-// to, so that the cache misses of a stage overlap each other instead of
+// first each input VC and its router's downstream table, then the head
+// slot and port record the VC names and the downstream VC and slots the
+// table names, so that the cache misses of a stage overlap each other instead of
 // each stalling move in turn (issue 20: at 2^16 routers and more nearly
 // every one of them misses; on the 16-ary 4-cube at 0.05 this took the
 // flit-hops/s from 2.54 to 3.02 M with huge pages, docs/speed.md#touch).
@@ -841,15 +841,12 @@ func (pl *Plane) touch(list []int32) {
 		id := int(e >> 6)
 		g := id*n + int(e&63)
 		sink += uint64(ivcs[g].head) + uint64(down[id*n])
-		for k := 0; k < d; k += 4 { // 16-byte slots: four to a line
-			sink += slots[g*d+k].tx
-		}
 	}
 	for _, e := range list {
 		id := int(e >> 6)
 		g := id*n + int(e&63)
 		ivc := &ivcs[g]
-		sink += uint64(pl.port[id*pl.ports+int(ivc.outPort)].linkFlits)
+		sink += slots[g*d+int(ivc.head)].tx + uint64(pl.port[id*pl.ports+int(ivc.outPort)].linkFlits)
 		if dg := int(down[id*n+int(ivc.outVC)]); dg >= 0 {
 			sink += uint64(ivcs[dg].count)
 			for k := 0; k < d; k += 4 {
