@@ -636,7 +636,13 @@ func (pl *Plane) nextCredit(g int) (back sim.Cycle, full bool) {
 // (evalSA found the buffer full and set feederWaits): the feeder may send
 // into the freed slot from now + CreditDelay on, and is re-evaluated then.
 func (r *Router) freedSlot(p int, j int32, now sim.Cycle) {
-	if up, o := r.feeder(p, j); up != nil {
+	up, o := r.feeder(p, j)
+	switch {
+	case up == nil:
+		return // a NIC feeds it
+	case up.plane != r.plane:
+		r.plane.crossWake(up, o) // another partition's router: woken after the barrier (ApplyPart)
+	default:
 		if owner := up.owner(o); owner >= 0 {
 			up.plane.creditFreed(up, owner, now)
 		}
@@ -741,14 +747,13 @@ func (pl *Plane) move(list []int32, now sim.Cycle) int {
 // downstream VC's reaction to the write, the waiting feeder's
 // re-evaluation, the end of the packet, and the VC's own re-evaluation.
 func (pl *Plane) moveSlow(id, i int, slow uint, now sim.Cycle) {
-	if pl.part != nil {
-		pl.moveSlowPart(id, i, slow, now)
-		return
-	}
 	ivc := &pl.ivc[id*pl.n+i] // router id's input VC i (its r.in[i])
 	o := ivc.outVC
 	if slow&movedWritten != 0 {
 		pl.written(int(pl.down[id*pl.n+int(o)]), now+pl.link)
+	}
+	if slow&movedCross != 0 {
+		pl.crossFlit(id*pl.n+i, downVC(pl.down[id*pl.n+int(o)]))
 	}
 	if slow&(movedFeeder|movedTail) != 0 {
 		r := pl.routers[id]
@@ -761,19 +766,24 @@ func (pl *Plane) moveSlow(id, i int, slow uint, now sim.Cycle) {
 		}
 	}
 	if slow&movedEval != 0 {
-		pl.evalVC(id, int32(i), now+1)
+		pl.atID(now+1, id, int32(i)) // at once; in a partition after the barrier (atID defers it)
 	}
 }
 
-// written is planeWritten for global input VC g of the plane (its
-// router's plane): an active VC is re-evaluated without touching its
-// Router, which only a head starting its routing needs.
+// written follows the write of a flit, arriving in cycle at, into global
+// input VC g of the plane (its router's plane) when it may make the VC
+// eligible (count 1, or a completed store-and-forward packet): an active
+// VC is re-evaluated then, without touching its Router; the front flit of
+// an idle VC starts its routing, which needs the Router.
 func (pl *Plane) written(g int, at sim.Cycle) {
-	if pl.ivc[g].state == vcActive {
+	switch ivc := &pl.ivc[g]; {
+	case ivc.state == vcActive:
 		pl.atID(at, g/pl.n, int32(g%pl.n))
-		return
+	case ivc.state == vcIdle && ivc.count == 1:
+		r, j := pl.routers[g/pl.n], g%pl.n
+		r.startRouting(j, at)
+		r.mark(int(r.portOf[j]), int(r.vcOf[j]))
 	}
-	pl.routers[g/pl.n].planeWritten(int32(g%pl.n), at)
 }
 
 // planeAccept writes flit f, arriving in cycle at, into input VC j of a
@@ -800,24 +810,8 @@ func (r *Router) planeFill(j int32, sl *slot, f Flit, at sim.Cycle) (written boo
 	return ivc.count == 1 || r.saf && ivc.count == ivc.remain
 }
 
-// planeWritten follows the write of a flit, arriving in cycle at, into
-// input VC j when it may make the VC eligible: it reached the front of an
-// active VC (re-evaluated when it arrives), the front of an idle one (its
-// routing starts), or completed a store-and-forward packet.
-func (r *Router) planeWritten(j int32, at sim.Cycle) {
-	ivc := &r.in[j]
-	if ivc.count == 1 {
-		switch ivc.state {
-		case vcActive:
-			r.plane.at(at, r, j)
-		case vcIdle:
-			r.startRouting(int(j), at)
-			r.mark(int(r.portOf[j]), int(r.vcOf[j]))
-		}
-	} else if ivc.state == vcActive {
-		r.plane.at(at, r, j) // store-and-forward: this flit completes the packet
-	}
-}
+// planeWritten is written for input VC j of r (its plane's global VC).
+func (r *Router) planeWritten(j int32, at sim.Cycle) { r.plane.written(r.id*r.plane.n+int(j), at) }
 
 // touchAbove is the size of the slots above which move touches its
 // lines first: 32 MiB, the last-level cache of the machine it was

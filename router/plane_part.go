@@ -173,36 +173,6 @@ func (pl *Plane) EvalDeferred() {
 	pp.later = pp.later[:0]
 }
 
-// moveSlow of a partition: as the whole plane's, except that a flit for
-// another partition goes to the outbox, a feeder of another partition is
-// woken through it, and the VC's re-evaluation waits for EvalDeferred
-// (at defers it).
-func (pl *Plane) moveSlowPart(id, i int, slow uint, now sim.Cycle) {
-	r := pl.routers[id]
-	ivc := &pl.ivc[id*pl.n+i] // router id's input VC i (its r.in[i])
-	o := ivc.outVC
-	if slow&movedWritten != 0 {
-		pl.written(int(pl.down[id*pl.n+int(o)]), now+pl.link)
-	}
-	if slow&movedCross != 0 {
-		pl.crossFlit(id*pl.n+i, downVC(pl.down[id*pl.n+int(o)]))
-	}
-	if slow&movedFeeder != 0 {
-		if up, o := r.feeder(i/pl.vcs, int32(i)); up != nil && up.plane != pl {
-			pl.crossWake(up, o)
-		} else {
-			r.freedSlot(i/pl.vcs, int32(i), now)
-		}
-	}
-	if slow&movedTail != 0 {
-		r.tailLeft(i, o, int32(ivc.outPort), now)
-		slow |= movedEval
-	}
-	if slow&movedEval != 0 {
-		pl.at(now+1, r, int32(i))
-	}
-}
-
 // crossVC marks global input VC g, fed by a router of another partition,
 // in the downstream table; downVC reads an entry of the table as a global
 // input VC (-1 for a sink).
