@@ -78,13 +78,14 @@ func runExpPoint(t *testing.T, cfg network.Config, p scouting.Params, frac, sat 
 // multiplexing, backtracks) against the model's (Sbar, Ws, Vbar).
 func (ep expPoint) row() string {
 	r := ep.res
-	cell := r.Status
-	if r.Status == sim.StatusOK {
+	var cell string
+	switch r.Status {
+	case sim.StatusOK:
 		cell = fmt.Sprintf("%7.1f ± %5.1f | net %6.1f  wait %6.1f  Vbar %.3f  backs %.3f  setup %5.1f",
 			r.Latency, r.LatencyCI95, r.NetworkLatency, r.SourceWait, r.VCMultiplexing, r.Backtracks, r.SetupTime)
-	} else if r.Status == sim.StatusDeadlock {
+	case sim.StatusDeadlock:
 		cell = fmt.Sprintf("DEADLOCK at cycle %d (%d blocked VCs listed)", r.DeadlockCycle, len(r.Blocked))
-	} else {
+	default:
 		cell = fmt.Sprintf("%s (accepted %.4f of offered %.4f flits/node/cycle)", r.Status, r.Accepted, r.Offered)
 	}
 	mod := "model: " + fmt.Sprint(ep.modErr)

@@ -125,7 +125,6 @@ var (
 	expo      = closed.Service{Distribution: closed.Exponential, Mean: 1}
 	fixed     = closed.Service{Distribution: closed.Fixed, Mean: 1}
 	uniform   = traffic.PatternSpec{Name: "uniform"}
-	locality  = traffic.PatternSpec{Name: "locality", Phi: 0.8, Radius: 2}
 	decay     = traffic.PatternSpec{Name: "decay", Decay: 0.5}
 	fracRates = func(lmax float64, fr ...float64) []float64 {
 		out := make([]float64, len(fr))

@@ -86,15 +86,14 @@ type Network struct {
 	// credits are read from the freed slots. The remaining lines are
 	// timing wheels: everything scheduled for cycle t is applied at the
 	// start of cycle t, before any node steps.
-	fabric     router.Fabric
-	routeDraws bool                 // a head may draw among several route candidates (router order matters)
-	plane      *router.Plane        // direct networks: the switch allocator of all routers at once (nil: each router steps alone)
-	sinks      wheel[router.Flit]   // flits reaching their sinks
-	credits    wheel[creditArrival] // multistage: sink credits reaching last-stage output VCs
-	control    wheel[ctrlArrival]   // scouting headers and acknowledgements
-	linkAt     sim.Cycle            // outDelay + LinkLatency
-	ejectAt    sim.Cycle            // outDelay + EjectionLatency
-	probeAt    sim.Cycle            // VCAllocDelay + linkAt: a granted header to the next router
+	fabric  router.Fabric
+	plane   *router.Plane        // direct networks: the switch allocator of all routers at once (nil: each router steps alone)
+	sinks   wheel[router.Flit]   // flits reaching their sinks
+	credits wheel[creditArrival] // multistage: sink credits reaching last-stage output VCs
+	control wheel[ctrlArrival]   // scouting headers and acknowledgements
+	linkAt  sim.Cycle            // outDelay + LinkLatency
+	ejectAt sim.Cycle            // outDelay + EjectionLatency
+	probeAt sim.Cycle            // VCAllocDelay + linkAt: a granted header to the next router
 
 	nics     []nic
 	srcQ     []sim.FIFO[int32] // per terminal: ids of the messages waiting (those being injected are in the NIC's lanes)
