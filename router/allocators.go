@@ -122,7 +122,7 @@ func (r *Router) allocateSwitchWith(now sim.Cycle) (moved int) {
 			if ivc.readyAt > now || r.slots[i*int32(r.depth)+ivc.head].t() > now {
 				continue
 			}
-			if !r.hasCredits(int32(ivc.outPort), ivc.outVC, 1, now) {
+			if !r.hasCredits(int32(ivc.outPort), int32(ivc.outVC), 1, now) {
 				continue
 			}
 			if r.saf && !r.arrived(int(i), ivc.remain, now) {

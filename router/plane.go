@@ -298,7 +298,7 @@ func NewPlane(f *Fabric, routers []*Router, horizon int) (*Plane, error) {
 		}
 		for i := range r.in {
 			if r.in[i].state == vcActive {
-				pl.granted(r, int32(i), r.in[i].outPort)
+				pl.granted(r, int32(i), int32(r.in[i].outVC), r.in[i].outPort)
 			}
 			r.evalSA(int32(i), 0)
 		}
@@ -602,7 +602,7 @@ func (pl *Plane) evalVC(id int, i int32, t sim.Cycle) {
 		return
 	}
 	o := int(ivc.outVC)
-	if dg := downVC(pl.down[g0+o]); dg >= 0 {
+	if dg := downVC(ivc.down); dg >= 0 {
 		back, full := pl.nextCredit(dg)
 		if full {
 			pl.feederWaits(dg) // the downstream buffer is full: its next departure re-evaluates (freedSlot)
@@ -678,7 +678,7 @@ const (
 func (pl *Plane) move(list []int32, now sim.Cycle) int {
 	d := pl.depth
 	next := now + 1
-	ivcs, slots, down := pl.ivc, pl.slots, pl.down
+	ivcs, slots := pl.ivc, pl.slots
 	n := pl.n
 	if pl.touchAhead {
 		pl.touch(list)
@@ -695,7 +695,7 @@ func (pl *Plane) move(list []int32, now sim.Cycle) int {
 		ivc.count--
 		ivc.remain--
 		o := int(ivc.outVC)
-		dg := int(down[g0+o])
+		dg := int(ivc.down)
 		var slow uint
 		if dg >= 0 {
 			pl.port[id*pl.ports+int(ivc.outPort)].linkFlits++
@@ -748,12 +748,12 @@ func (pl *Plane) move(list []int32, now sim.Cycle) int {
 // re-evaluation, the end of the packet, and the VC's own re-evaluation.
 func (pl *Plane) moveSlow(id, i int, slow uint, now sim.Cycle) {
 	ivc := &pl.ivc[id*pl.n+i] // router id's input VC i (its r.in[i])
-	o := ivc.outVC
+	o := int32(ivc.outVC)
 	if slow&movedWritten != 0 {
-		pl.written(int(pl.down[id*pl.n+int(o)]), now+pl.link)
+		pl.written(int(ivc.down), now+pl.link)
 	}
 	if slow&movedCross != 0 {
-		pl.crossFlit(id*pl.n+i, downVC(pl.down[id*pl.n+int(o)]))
+		pl.crossFlit(id*pl.n+i, downVC(ivc.down))
 	}
 	if slow&(movedFeeder|movedTail) != 0 {
 		r := pl.routers[id]
@@ -819,29 +819,26 @@ func (r *Router) planeWritten(j int32, at sim.Cycle) { r.plane.written(r.id*r.pl
 const touchAbove = 32 << 20
 
 // touch loads, ahead of move, the lines move will read or write for list:
-// first each input VC and its router's downstream table, then the head
-// slot and port record the VC names and the downstream VC and slots the
-// table names, so that the cache misses of a stage overlap each other instead of
-// each stalling move in turn (issue 20: at 2^16 routers and more nearly
+// first each input VC, then the head slot and port record it names and
+// the downstream VC and slots its down entry names, so that the cache
+// misses of a stage overlap each other instead of each stalling move in turn (issue 20: at 2^16 routers and more nearly
 // every one of them misses; on the 16-ary 4-cube at 0.05 this took the
 // flit-hops/s from 2.54 to 3.02 M with huge pages, docs/speed.md#touch).
 //
 //go:noinline
 func (pl *Plane) touch(list []int32) {
 	d, n := pl.depth, pl.n
-	ivcs, slots, down := pl.ivc, pl.slots, pl.down
+	ivcs, slots := pl.ivc, pl.slots
 	var sink uint64
 	for _, e := range list {
-		id := int(e >> 6)
-		g := id*n + int(e&63)
-		sink += uint64(ivcs[g].head) + uint64(down[id*n])
+		sink += uint64(ivcs[int(e>>6)*n+int(e&63)].head)
 	}
 	for _, e := range list {
 		id := int(e >> 6)
 		g := id*n + int(e&63)
 		ivc := &ivcs[g]
 		sink += slots[g*d+int(ivc.head)].tx + uint64(pl.port[id*pl.ports+int(ivc.outPort)].linkFlits)
-		if dg := int(down[id*n+int(ivc.outVC)]); dg >= 0 {
+		if dg := int(ivc.down); dg >= 0 {
 			sink += uint64(ivcs[dg].count)
 			for k := 0; k < d; k += 4 {
 				sink += slots[dg*d+k].tx

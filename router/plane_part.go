@@ -95,6 +95,11 @@ func (pl *Plane) Split(k int) ([]*Plane, error) {
 				pl.down[g0+o] = crossVC(dg)
 			}
 		}
+		for i := range r.in {
+			if ivc := &r.in[i]; ivc.state == vcActive {
+				ivc.down = pl.down[id*pl.n+int(ivc.outVC)] // its copy of the table (granted)
+			}
+		}
 	}
 	// Events NewPlane scheduled go to the wheels of their routers' partitions.
 	for s, list := range pl.wheel {

@@ -29,12 +29,13 @@ func planeBit(id int) (w int, bit uint64) { return id >> 6, 1 << (uint(id) & 63)
 // sink got a credit back (AddCredit), for the allocation under way.
 func (pl *Plane) creditReturned(r *Router, owner int32) { pl.at(pl.cur, r, owner) }
 
-// granted records that input VC i of r owns an output VC of port q (the
+// granted records that input VC i of r owns output VC o of port q (the
 // router then has it re-evaluated when its VC allocation delay is over,
-// Plane.at).
-func (pl *Plane) granted(r *Router, i int32, q int16) {
+// Plane.at), and copies where o leads into the input VC (inputVC.down).
+func (pl *Plane) granted(r *Router, i, o int32, q int16) {
 	w, bit := planeBit(r.ID())
 	pl.words[w].dirQ[i&63][q&15] |= bit
+	r.in[i].down = pl.down[r.id*pl.n+int(o)]
 }
 
 // released records that input VC i of r no longer owns an output VC of

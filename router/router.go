@@ -308,10 +308,14 @@ type portState struct {
 // and VCs are at most 64, so port and VC numbers fit 16 bits).
 type inputVC struct {
 	head, count int32 // ring buffer position and occupancy
-	outVC       int32 // granted output VC, absolute index port*V+vc
+	outVC       int16 // granted output VC, absolute index port*V+vc
+	vcLo, vcHi  int8  // admissible output VCs [vcLo, vcHi), absolute indices
 	remain      int32 // flits of the current packet not yet sent
+	// down is, in a plane, the global input VC the granted output VC
+	// feeds (the plane's down entry of outVC, copied at the grant so that
+	// a flit's hop reads no table line: issue 20), as that table encodes it.
+	down        int32
 	outPort     int16 // chosen output port (from routing)
-	vcLo, vcHi  int16 // admissible output VCs [vcLo, vcHi), absolute indices
 	state       uint8
 	feederWaits bool // plane: the input VC feeding this one upstream waits for a free slot (plane.go)
 	readyAt     sim.Cycle
@@ -798,7 +802,7 @@ func (r *Router) computeRoute(i int, dest int32, at sim.Cycle) {
 	}
 	ivc.outPort = int16(c.Port)
 	lo, hi := r.vcRange(c)
-	ivc.vcLo, ivc.vcHi = int16(lo), int16(hi)
+	ivc.vcLo, ivc.vcHi = int8(lo), int8(hi)
 	if r.rich {
 		r.nCand[i] = 0
 		r.addCandidate(i, c)
@@ -950,7 +954,7 @@ func (r *Router) allocateVCs(now sim.Cycle) (retry bool) {
 				i -= n
 			}
 			ivc := &r.in[i]
-			if ivc.state != vcRouting || ivc.outVC != o {
+			if ivc.state != vcRouting || int32(ivc.outVC) != o {
 				continue
 			}
 			r.grantVC(i, o, now)
@@ -972,7 +976,7 @@ func (r *Router) allocateVCs(now sim.Cycle) (retry bool) {
 // cycle now.
 func (r *Router) grantVC(i, o int32, now sim.Cycle) {
 	ivc := &r.in[i]
-	ivc.state, ivc.outVC = vcActive, o
+	ivc.state, ivc.outVC = vcActive, int16(o)
 	ivc.readyAt = now + sim.Cycle(r.cfg.VCAllocDelay)
 	if r.rich {
 		ivc.outPort = int16(o / int32(r.vcs))
@@ -984,7 +988,7 @@ func (r *Router) grantVC(i, o int32, now sim.Cycle) {
 	}
 	r.mark(int(r.portOf[i]), int(r.vcOf[i]))
 	if pl := r.plane; pl != nil {
-		pl.granted(r, i, ivc.outPort)
+		pl.granted(r, i, o, ivc.outPort)
 		pl.at(ivc.readyAt, r, i)
 	}
 }
@@ -998,7 +1002,7 @@ func (r *Router) requestVC(i int, o int32) {
 	} else {
 		r.vaMany[o] = true
 	}
-	r.in[i].outVC = o
+	r.in[i].outVC = int16(o)
 }
 
 // allocateSwitch is the separable input-first switch allocator followed by
@@ -1028,7 +1032,7 @@ func (r *Router) allocateSwitch(now sim.Cycle) (moved int) {
 			if ivc.readyAt > now || slots[i*depth+ivc.head].t() > now {
 				continue // in the pipeline, or the flit is still on its link
 			}
-			if !r.hasCredits(int32(ivc.outPort), ivc.outVC, 1, now) {
+			if !r.hasCredits(int32(ivc.outPort), int32(ivc.outVC), 1, now) {
 				continue
 			}
 			if saf && !r.arrived(int(i), ivc.remain, now) {
@@ -1088,7 +1092,7 @@ func rotate(m uint64, k, n uint, mask uint64) uint64 {
 // plane moves through Plane.move.)
 func (r *Router) traverse(i int, now sim.Cycle) {
 	ivc, f := r.pop(i, now)
-	o := ivc.outVC
+	o := int32(ivc.outVC)
 	q := int32(ivc.outPort)
 	if l := &r.port[q]; l.to != nil {
 		f.Hops++
@@ -1151,11 +1155,11 @@ func (r *Router) Blocked(dst []BlockedVC, now sim.Cycle) []BlockedVC {
 		case vcActive:
 			b.State = "active"
 			b.OutVC = int(ivc.outVC) % r.vcs
-			b.OutCredits = r.creditCount(ivc.outVC/int32(r.vcs), ivc.outVC, now)
+			b.OutCredits = r.creditCount(int32(ivc.outVC)/int32(r.vcs), int32(ivc.outVC), now)
 		case vcScoutWait:
 			b.State = "scout-wait"
 			b.OutVC = int(ivc.outVC) % r.vcs
-			b.OutCredits = r.creditCount(ivc.outVC/int32(r.vcs), ivc.outVC, now)
+			b.OutCredits = r.creditCount(int32(ivc.outVC)/int32(r.vcs), int32(ivc.outVC), now)
 		default:
 			b.State = "idle"
 			b.OutPort = -1

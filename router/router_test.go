@@ -313,4 +313,7 @@ func TestSlotPacking(t *testing.T) {
 	if unsafe.Sizeof(slot{}) != 16 {
 		t.Errorf("slot is %d bytes, want 16", unsafe.Sizeof(slot{}))
 	}
+	if unsafe.Sizeof(inputVC{}) != 32 {
+		t.Errorf("inputVC is %d bytes, want 32 (two to a cache line)", unsafe.Sizeof(inputVC{}))
+	}
 }
