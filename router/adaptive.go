@@ -274,6 +274,9 @@ func (r *Router) walkFree(i, pass int, excl, need, needAdaptive int32, now sim.C
 // own gives output VC o (of port q) to input VC i and records the
 // occupancy change.
 func (r *Router) own(o, i, q int32, now sim.Cycle) {
+	if l := &r.port[q]; l.to != nil {
+		l.linkFlits += int64(r.in[i].remain) // counted ahead (LinkFlits)
+	}
 	r.ovOwner[o] = i
 	r.freeOV &^= 1 << (uint(o) & 63)
 	r.occTick(q, now)
@@ -284,6 +287,9 @@ func (r *Router) own(o, i, q int32, now sim.Cycle) {
 func (r *Router) release(o, q int32, now sim.Cycle) {
 	if r.waitingVA > 0 && r.plane != nil {
 		r.plane.retryVA(r) // a header may have waited for this VC (allocateVCs)
+	}
+	if l := &r.port[q]; l.to != nil {
+		l.linkFlits -= int64(r.in[r.ovOwner[o]].remain) // a backtracking header's unsent packet (a tail leaves none)
 	}
 	r.ovOwner[o] = -1
 	r.freeOV |= 1 << (uint(o) & 63)

@@ -251,6 +251,17 @@ func (r *Router) Arrived(now sim.Cycle) int {
 
 // LinkFlits returns the flits sent through output port q to a connected
 // router since the router was built.
+//
+// The count is kept per packet, not per flit (issue 20: a flit's hop then
+// touches no port record): an output VC's grant adds its packet's length
+// (own), its release takes back what was not sent (release), and the flits
+// a packet still has to send through the port are subtracted here.
 func (r *Router) LinkFlits(q int) int64 {
-	return r.port[q].linkFlits
+	n := r.port[q].linkFlits
+	for o := q * r.vcs; o < (q+1)*r.vcs; o++ {
+		if i := r.ovOwner[o]; i >= 0 {
+			n -= int64(r.in[i].remain)
+		}
+	}
+	return n
 }

@@ -81,9 +81,7 @@ type Plane struct {
 	ovCredits  []int32
 	noInfinite int
 	// port is the routers' per-port state, network-wide: router id's
-	// port is the window [id*ports, (id+1)*ports). A move counts the flit
-	// it sends to a router in its output port's linkFlits (the one count
-	// of a link's flits: LinkFlits).
+	// port is the window [id*ports, (id+1)*ports).
 	port []portState
 
 	dec []int8 // [id<<4 | q]: the input VC output port q of router id takes its flit from
@@ -698,7 +696,6 @@ func (pl *Plane) move(list []int32, now sim.Cycle) int {
 		dg := int(ivc.down)
 		var slow uint
 		if dg >= 0 {
-			pl.port[id*pl.ports+int(ivc.outPort)].linkFlits++
 			dv := &ivcs[dg]
 			if uint(dv.count) >= uint(d) {
 				panic(pl.routers[dg/n].overflow(dg % n))
@@ -714,7 +711,6 @@ func (pl *Plane) move(list []int32, now sim.Cycle) int {
 				slow |= movedEval // no credit for the next flit in the next cycle
 			}
 		} else if dg < -1 {
-			pl.port[id*pl.ports+int(ivc.outPort)].linkFlits++
 			slow = movedCross | movedEval // written after the barrier, which decides the VC's next request
 		} else {
 			c := &pl.ovCredits[g0+o]
@@ -819,8 +815,7 @@ func (r *Router) planeWritten(j int32, at sim.Cycle) { r.plane.written(r.id*r.pl
 const touchAbove = 32 << 20
 
 // touch loads, ahead of move, the lines move will read or write for list:
-// first each input VC, then the head slot and port record it names and
-// the downstream VC and slots its down entry names, so that the cache
+// first each input VC, then the head slot it names and the downstream VC and slots its down entry names, so that the cache
 // misses of a stage overlap each other instead of each stalling move in turn (issue 20: at 2^16 routers and more nearly
 // every one of them misses; on the 16-ary 4-cube at 0.05 this took the
 // flit-hops/s from 2.54 to 3.02 M with huge pages, docs/speed.md#touch).
@@ -837,7 +832,7 @@ func (pl *Plane) touch(list []int32) {
 		id := int(e >> 6)
 		g := id*n + int(e&63)
 		ivc := &ivcs[g]
-		sink += slots[g*d+int(ivc.head)].tx + uint64(pl.port[id*pl.ports+int(ivc.outPort)].linkFlits)
+		sink += slots[g*d+int(ivc.head)].tx
 		if dg := int(ivc.down); dg >= 0 {
 			sink += uint64(ivcs[dg].count)
 			for k := 0; k < d; k += 4 {

@@ -15,8 +15,7 @@ import "github.com/flitsim/flitsim/sim"
 // creditFreed) and sets or reads what the plane keeps (feederWaits, at,
 // nextCredit); the plane asks a router for its feeder and owners (feeder,
 // owner). A router knows of its plane only whether it has one
-// (Router.plane); the plane counts a link's flits in the router's
-// portState (LinkFlits reads it there); the plane finds a router's word
+// (Router.plane); the plane finds a router's word
 // and bit of its masks from the router's id (planeBit) and its VC state in
 // the arrays they share (Storage), and reads a router's fields only while
 // it joins (NewPlane) and on the slow paths of a move (a head's routing, a

@@ -301,7 +301,7 @@ type portState struct {
 	saOutPtr  int16  // SA output-stage pointer
 	saReqVC   int16  // SA scratch, as an input port: the VC it requests with
 	link             // as an output port: where it leads (fabric.go)
-	linkFlits int64  // as an output port: flits sent to a connected router
+	linkFlits int64  // as an output port: flits of the packets granted an output VC to a connected router (LinkFlits)
 }
 
 // inputVC is one input VC's state: 32 bytes, two to a cache line (ports
@@ -1096,7 +1096,6 @@ func (r *Router) traverse(i int, now sim.Cycle) {
 	q := int32(ivc.outPort)
 	if l := &r.port[q]; l.to != nil {
 		f.Hops++
-		l.linkFlits++
 		l.to.accept(int(o+l.offset), f, now+sim.Cycle(l.delay))
 	} else {
 		r.ovCredits[o] -= int32(b2u(int(o) < r.noInfiniteCreditsAt)) // the local port's count is unlimited

@@ -171,7 +171,8 @@ func TestScoutingBacktrackAndRetry(t *testing.T) {
 // from every node of a 4x4 torus at once (far beyond saturation), with
 // scouting (K = 3) over adaptive routing with Duato escape channels, and the
 // per-cycle flit conservation check on: every message is delivered exactly
-// once and headers did backtrack.
+// once, headers did backtrack, and the routers' link counts hold the
+// flit-hops the messages made.
 func TestScoutingConservesMessagesUnderBacktracking(t *testing.T) {
 	for _, k := range []int{1, 3} {
 		cfg := idleConfig(topology.Spec{Kind: topology.Torus, K: 4, N: 2, Bidirectional: true}, scouting(oneCycle(4, 2), k))
@@ -183,7 +184,11 @@ func TestScoutingConservesMessagesUnderBacktracking(t *testing.T) {
 		type pair struct{ src, dst int }
 		want := map[pair]int{}
 		got := map[pair]int{}
-		n.OnDeliver(func(d Delivery) { got[pair{d.Src, d.Dst}]++ })
+		var linkFlits int64 // what the deliveries crossed: every flit of a message takes its links
+		n.OnDeliver(func(d Delivery) {
+			got[pair{d.Src, d.Dst}]++
+			linkFlits += int64(d.Flits * d.Hops)
+		})
 		backs := 0
 		n.OnScout(func(e ScoutEvent) {
 			if e.Kind == router.ProbeBack {
@@ -216,6 +221,11 @@ func TestScoutingConservesMessagesUnderBacktracking(t *testing.T) {
 		}
 		if backs == 0 {
 			t.Fatalf("K=%d: no header backtracked under a %d-message burst", k, total)
+		}
+		// The routers' link counts hold what crossed, not what headers
+		// reserved and gave back (Router.LinkFlits counts per packet).
+		if h := n.FlitHops(); h != linkFlits {
+			t.Fatalf("K=%d: the routers counted %d flit-hops, the deliveries crossed %d", k, h, linkFlits)
 		}
 		t.Logf("K=%d: %d messages delivered once each, %d backtracks, drained at cycle %d", k, total, backs, n.Now())
 	}
