@@ -413,7 +413,8 @@ type Router struct {
 	// fits a 1 KiB size class, issue 20).
 	named *namedAllocators
 
-	// scratch, reused every cycle
+	// scratch, valid within one call, shared with the routers never
+	// stepped at the same time as this one (storage.go)
 	cand      []Candidate
 	vaReq     []int32 // per output VC: its first requester this cycle, -1 none
 	vaMany    []bool  // per output VC: more than one requester this cycle
@@ -529,8 +530,7 @@ func New(cfg Config) (*Router, error) {
 		r.in, r.slots = make([]inputVC, n), make([]slot, n*cfg.BufferDepth)
 		r.ovOwner, r.ovCredits = make([]int32, n), make([]int32, n)
 		r.vaPtr, r.ovPtr = make([]int32, n), make([]int32, n)
-		r.cand = make([]Candidate, 0, ports+1)
-		r.vaReq, r.vaMany, r.vaTouched = make([]int32, n), make([]bool, n), make([]int32, 0, n)
+		r.useScratch(newScratch(n, ports))
 		r.Sent, r.CreditsOut = make([]Departure, 0, ports), make([]CreditReturn, 0, ports)
 		r.occ = make([]int64, ports*(cfg.VCs+2))
 		r.up, r.port = make([]upLink, ports), make([]portState, ports)
@@ -570,7 +570,6 @@ func New(cfg Config) (*Router, error) {
 		if o >= r.noInfiniteCreditsAt {
 			r.ovCredits[o] = unlimited // the local port never runs out
 		}
-		r.vaReq[o] = -1
 	}
 	if cfg.ClassVCs != nil {
 		if err := r.setClassVCs(cfg.ClassVCs); err != nil {
