@@ -338,5 +338,5 @@ func (r *Router) ResetOccupancy(now sim.Cycle) {
 // on escape channels: with Arch.StickyEscape, one that arrived on an
 // escape VC of a network port.
 func (r *Router) stuckInEscape(i int) bool {
-	return r.cfg.StickyEscape && int(r.portOf[i]) != r.local && r.classOfVC(int32(r.vcOf[i])) < r.escapeClasses
+	return r.cfg.StickyEscape && r.portOfVC(i) != r.local && r.classOfVC(int32(i%r.vcs)) < r.escapeClasses
 }

@@ -778,7 +778,7 @@ func (pl *Plane) written(g int, at sim.Cycle) {
 	case ivc.state == vcIdle && ivc.count == 1:
 		r, j := pl.routers[g/pl.n], g%pl.n
 		r.startRouting(j, at)
-		r.mark(int(r.portOf[j]), int(r.vcOf[j]))
+		r.mark(r.portVC(j))
 	}
 }
 

@@ -325,36 +325,75 @@ type inputVC struct {
 // Accept and AddCredit for arrivals, then Step once per cycle, then drains
 // Sent and CreditsOut.
 type Router struct {
-	// Hot state, kept together at the front so that a flit crossing the
-	// router touches two cache lines of it (then its port line below): the
-	// first holds the buffers, the second what a plane's traversal reads.
-	in       []inputVC
-	slots    []slot // input buffers: VC i holds slots [i*depth, (i+1)*depth)
-	depth    int
-	buffered int // flits in input buffers, those still on their links included
+	// Hot state first (issue 20: at 2^20 routers each line of a Router a
+	// header's path reads is a cache miss of its own): what a flit and a
+	// header touch in the first lines, the per-VC and per-port windows
+	// (storage.go) and their scratch in the next three, the cold rest after.
+	in    []inputVC
+	slots []slot      // input buffers: VC i holds slots [i*depth, (i+1)*depth)
+	port  []portState // per port, one cache line each, sized to the router's ports (a fixed [64] array cost 4 KiB per router)
+	depth int
+	ports int
+	vcs   int
+	local int // local (injection/ejection) port = ports-1
+	id    int
 
 	// The router's plane, set by NewPlane (nil: the router allocates on
 	// its own). The plane keeps none of its state here: the router reports
 	// to it through the methods of planeseat.go.
 	plane      *Plane // the fabric's switch allocator, nil when the router allocates alone (plane.go)
+	waitingVA  int    // input VCs in vcRouting
+	vaPorts    uint64 // ports with a vaMask bit set
 	saf        bool   // store-and-forward
 	rich       bool   // adaptive || scouting: VA goes through selectVC
 	cutThrough bool   // virtual cut-through or store-and-forward
 	vaFast     bool   // see freeOV
 	drawKeyed  bool   // drawKey taken
 
+	// With at most 64 output VCs, freeOV has bit o set while output VC o is
+	// free and vaFast is true: a header whose admissible VCs [vcLo, vcHi)
+	// are all taken skips VC allocation without looking at them.
+	freeOV uint64
+
+	ovOwner []int32 // owning input VC of each output VC, -1 when free
+	vaPtr   []int32 // VA input-stage round-robin pointer per input VC
+	ovPtr   []int32 // VA output-stage round-robin pointer per output VC
+
+	// occupancy, one record of V+2 words per output port q (occTick):
+	// occ[q*(V+2)] holds the cycle its count of reserved output VCs last
+	// changed (shifted left 8 bits) and that count (the low 8 bits), and
+	// occ[q*(V+2)+1+v] the cycles spent at count v. One record is 32
+	// bytes with two VCs, one cache line where three arrays were three
+	// (issue 20: each a miss at 2^20 routers).
+	occ []int64
+
+	// scratch, valid within one call, shared with the routers never
+	// stepped at the same time as this one (storage.go)
+	cand      []Candidate
+	vaReq     []int32 // per output VC: its first requester this cycle, -1 none
+	vaMany    []bool  // per output VC: more than one requester this cycle
+	vaTouched []int32 // output VCs with at least one request this cycle
+
+	cfg     *Arch // the network's shared Arch (its Storage's) or the router's own copy
+	route   RouteFunc
+	classLo []int32  // VCs of class c: [classLo[c], classLo[c+1])
+	up      []upLink // per input port: the router feeding it (fabric.go)
+
+	// Adaptive selection and scouting (adaptive.go, scouting.go), behind
+	// one pointer: a router with neither shares the zero plainRich (never
+	// written), so the plain path only tests rich and scout (issue 20: 104
+	// bytes a router less).
+	*richState
+
 	ovCredits           []int32 // credits of each output VC not wired to a router (sinks, stand-alone)
 	noInfiniteCreditsAt int     // output VCs of the local port start here: they never run out of credits
 
+	buffered         int    // flits in input buffers, those still on their links included
 	saPorts          uint64 // ports with a saMask bit set
-	vaPorts          uint64 // ports with a vaMask bit set
-	waitingVA        int    // input VCs in vcRouting
-	ports, vcs       int
 	vcMask, portMask uint64 // the low V bits, the low `ports` bits
 	fab              *Fabric
 	wakeWord         *uint64 // fab.Wake's word holding this router's bit (fabric.go)
 	wakeBit          uint64
-	up               []upLink // per input port: the router feeding it (fabric.go)
 
 	// Sent and CreditsOut are this cycle's outputs, valid until the next Step.
 	Sent       []Departure
@@ -366,59 +405,16 @@ type Router struct {
 	// not cleared by Step: the caller drains it and truncates it (scouting.go).
 	Control []Control
 
-	// Per-port state, one cache line each, sized to the router's ports (a
-	// fixed [64] array cost 4 KiB per router, most of a large network's
-	// memory; the bounds check it saved is not measurable, docs/speed.md).
-	port []portState
-
 	store    *Storage // where the router's state lives when it is shared (storage.go), else nil
-	id       int
-	cfg      *Arch // the network's shared Arch (its Storage's) or the router's own copy
-	local    int   // local (injection/ejection) port = ports-1
 	ejectVCs int
 	classes  int
-	route    RouteFunc
 	rng      *rand.Rand
-	drawKey  uint64  // draw's key, taken from rng at the first draw
-	classLo  []int32 // VCs of class c: [classLo[c], classLo[c+1])
-
-	// Adaptive selection and scouting (adaptive.go, scouting.go), behind
-	// one pointer: a router with neither shares the zero plainRich (never
-	// written), so the plain path only tests rich and scout (issue 20: 104
-	// bytes a router less).
-	*richState
-
-	// occupancy, one record of V+2 words per output port q (occTick):
-	// occ[q*(V+2)] holds the cycle its count of reserved output VCs last
-	// changed (shifted left 8 bits) and that count (the low 8 bits), and
-	// occ[q*(V+2)+1+v] the cycles spent at count v. One record is 32
-	// bytes with two VCs, one cache line where three arrays were three
-	// (issue 20: each a miss at 2^20 routers).
-	occ []int64
-
-	ovOwner []int32 // owning input VC of each output VC, -1 when free
-	vaPtr   []int32 // VA input-stage round-robin pointer per input VC
-	ovPtr   []int32 // VA output-stage round-robin pointer per output VC
-
-	// With at most 64 output VCs, freeOV has bit o set while output VC o is
-	// free and vaFast is true: a header whose admissible VCs [vcLo, vcHi)
-	// are all taken skips VC allocation without looking at them.
-	freeOV uint64
-
-	portOf []uint8 // per input VC: its port (no division on the hot path)
-	vcOf   []uint8 // per input VC: its index within the port
+	drawKey  uint64 // draw's key, taken from rng at the first draw
 
 	// Allocators of package alloc (Arch.VCAllocator, SwitchAllocator), nil
 	// when both are the built-in ones (behind a pointer: the Router then
 	// fits a 1 KiB size class, issue 20).
 	named *namedAllocators
-
-	// scratch, valid within one call, shared with the routers never
-	// stepped at the same time as this one (storage.go)
-	cand      []Candidate
-	vaReq     []int32 // per output VC: its first requester this cycle, -1 none
-	vaMany    []bool  // per output VC: more than one requester this cycle
-	vaTouched []int32 // output VCs with at least one request this cycle
 }
 
 // richState is a router's adaptive-selection and scouting state.
@@ -534,7 +530,6 @@ func New(cfg Config) (*Router, error) {
 		r.Sent, r.CreditsOut = make([]Departure, 0, ports), make([]CreditReturn, 0, ports)
 		r.occ = make([]int64, ports*(cfg.VCs+2))
 		r.up, r.port = make([]upLink, ports), make([]portState, ports)
-		r.portOf, r.vcOf = make([]uint8, n), make([]uint8, n)
 	}
 	r.noInfiniteCreditsAt = r.local * r.vcs
 	if err := r.newAllocators(); err != nil {
@@ -560,9 +555,6 @@ func New(cfg Config) (*Router, error) {
 	r.cutThrough = cfg.Switching == VirtualCutThrough || r.saf
 	if n <= 64 {
 		r.vaFast, r.freeOV = true, ^uint64(0)>>(64-uint(n))
-	}
-	for i := range r.portOf {
-		r.portOf[i], r.vcOf[i] = uint8(i/cfg.VCs), uint8(i%cfg.VCs)
 	}
 	for o := range r.ovOwner {
 		r.ovOwner[o] = -1
@@ -658,10 +650,10 @@ func (r *Router) accept(i int, f Flit, now sim.Cycle) {
 	if ivc.count == 1 {
 		switch ivc.state {
 		case vcActive: // a body flit refills an empty active VC
-			r.setSA(int(r.portOf[i]), int(r.vcOf[i]))
+			r.setSA(r.portVC(i))
 		case vcIdle: // a head reaches the front of an idle VC
 			r.startRouting(i, now)
-			r.mark(int(r.portOf[i]), int(r.vcOf[i]))
+			r.mark(r.portVC(i))
 		}
 	}
 }
@@ -700,6 +692,13 @@ func (r *Router) AddCredit(port, vc int) {
 		r.plane.creditReturned(r, owner)
 	}
 }
+
+// portVC returns the port and the VC within it of input VC i (a division
+// where a table was one more line a header's path missed on, issue 20).
+func (r *Router) portVC(i int) (p, v int) { return i / r.vcs, i % r.vcs }
+
+// portOfVC returns the port of input VC i.
+func (r *Router) portOfVC(i int) int { return i / r.vcs }
 
 // mark updates the work masks of input VC (p, v) from its state. Hot paths
 // whose transition is known use setSA/clearSA instead.
@@ -794,8 +793,8 @@ func (r *Router) computeRoute(i int, dest int32, at sim.Cycle) {
 		}
 		c = r.cand[r.draw(i, at, len(r.cand))]
 	}
-	if r.cfg.HoldClass && c.Port == int(r.portOf[i]) && c.Port != r.local {
-		if k := r.classOfVC(int32(r.vcOf[i])); k > c.Class {
+	if r.cfg.HoldClass && c.Port == r.portOfVC(i) && c.Port != r.local {
+		if k := r.classOfVC(int32(i % r.vcs)); k > c.Class {
 			c.Class = k
 		}
 	}
@@ -985,7 +984,7 @@ func (r *Router) grantVC(i, o int32, now sim.Cycle) {
 	if r.scout != nil {
 		r.headerGranted(int(i), o, now)
 	}
-	r.mark(int(r.portOf[i]), int(r.vcOf[i]))
+	r.mark(r.portVC(int(i)))
 	if pl := r.plane; pl != nil {
 		pl.granted(r, i, o, ivc.outPort)
 		pl.at(ivc.readyAt, r, i)
@@ -1101,12 +1100,12 @@ func (r *Router) traverse(i int, now sim.Cycle) {
 		r.Sent = append(r.Sent, Departure{Port: int(q), VC: int(o - q*int32(r.vcs)), Flit: f})
 	}
 	if r.fab == nil {
-		r.CreditsOut = append(r.CreditsOut, CreditReturn{Port: int(r.portOf[i]), VC: int(r.vcOf[i])})
+		r.CreditsOut = append(r.CreditsOut, CreditReturn{Port: r.portOfVC(i), VC: i % r.vcs})
 	}
 	if f.IsTail() {
 		r.tailLeft(i, o, q, now)
 	} else if ivc.count == 0 {
-		r.clearSA(int(r.portOf[i]), int(r.vcOf[i])) // still active, waiting for its next flit
+		r.clearSA(r.portVC(i)) // still active, waiting for its next flit
 	}
 }
 
@@ -1123,7 +1122,7 @@ func (r *Router) tailLeft(i int, o, q int32, now sim.Cycle) {
 	} else if r.in[i].count > 0 {
 		r.startRouting(i, now+1)
 	}
-	r.mark(int(r.portOf[i]), int(r.vcOf[i]))
+	r.mark(r.portVC(i))
 }
 
 // BlockedVC describes an input VC holding flits, for deadlock reports.

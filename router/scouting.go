@@ -85,7 +85,7 @@ func (r *Router) startProbe(i int, p Probe, at sim.Cycle) {
 	ivc.state = vcRouting
 	ivc.readyAt = at + sim.Cycle(r.cfg.RoutingDelay)
 	r.waitingVA++
-	r.mark(i/r.vcs, i%r.vcs)
+	r.mark(r.portVC(i))
 }
 
 // nextHeader starts the next packet of input VC i after a tail left: at
@@ -208,7 +208,7 @@ func (r *Router) backtrack(i int, now sim.Cycle) {
 	r.waitingVA--
 	r.Control = append(r.Control, Control{Kind: ProbeBack, Port: i / r.vcs, VC: i % r.vcs,
 		Probe: Probe{Packet: s.pkt, Dest: s.dest, Len: s.length, Pos: s.pos - 1, HW: s.hw, Tag: s.tag}})
-	r.mark(i/r.vcs, i%r.vcs)
+	r.mark(r.portVC(i))
 }
 
 // AcceptBacktrack applies a negative acknowledgement arriving at output VC

@@ -29,7 +29,6 @@ type Storage struct {
 	credits   []int32 // per router: ovCredits (n), contiguous as a plane indexes them
 	i32       []int32 // per router: ovOwner, vaPtr, ovPtr (n each)
 	i64       []int64 // per router: occ (ports × (VCs+2))
-	u8        []uint8 // per router: portOf, vcOf (n each)
 	port      []portState
 	up        []upLink
 	scratch   *scratch // shared by its routers until a plane's Split gives each partition its own
@@ -83,7 +82,6 @@ func NewStorage(routers, ports int, a Arch) (*Storage, error) {
 	s.credits = hugepage.Make[int32](routers * n)
 	s.i32 = hugepage.Make[int32](routers * s.i32Stride)
 	s.i64 = hugepage.Make[int64](routers * ports * (a.VCs + 2))
-	s.u8 = hugepage.Make[uint8](routers * 2 * n)
 	s.port = hugepage.Make[portState](routers * ports)
 	s.up = hugepage.Make[upLink](routers * ports)
 	s.scratch = newScratch(n, ports)
@@ -96,7 +94,7 @@ func StorageBytes(ports int, a Arch) int64 {
 	n := int64(ports) * int64(a.VCs)
 	p := int64(ports)
 	return n*int64(a.BufferDepth)*int64(unsafe.Sizeof(slot{})) + n*int64(unsafe.Sizeof(inputVC{})) + 4*n*4 + p*int64(a.VCs+2)*8 +
-		2*n + p*int64(unsafe.Sizeof(portState{})+unsafe.Sizeof(upLink{}))
+		p*int64(unsafe.Sizeof(portState{})+unsafe.Sizeof(upLink{}))
 }
 
 // window returns s[k*stride : (k+1)*stride] with its capacity cut there.
@@ -125,8 +123,6 @@ func (s *Storage) take(r *Router) {
 	r.vaPtr, w = w[:n:n], w[n:]
 	r.ovPtr = w[:n:n]
 	r.occ = window(s.i64, id, p*(s.arch.VCs+2))
-	b := window(s.u8, id, 2*n)
-	r.portOf, r.vcOf = b[:n:n], b[n:]
 	r.port = window(s.port, id, p)
 	r.up = window(s.up, id, p)
 	r.useScratch(s.scratch)
