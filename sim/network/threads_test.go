@@ -35,7 +35,7 @@ func threadCases() map[string]Config {
 		if c.Multistage != nil {
 			c.Multistage.Stages = 4
 		}
-		if c.Multistage != nil || c.Router.ScoutingDistance > 0 {
+		if c.Multistage != nil || c.Router.ScoutingDistance > 0 || c.Router.VCs > router.MaxPlaneVCs {
 			name = "one-thread-" + name
 		}
 		m[name] = c
