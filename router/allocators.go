@@ -64,7 +64,7 @@ func (r *Router) allocateVCsWith(now sim.Cycle) {
 	clear(req)
 	for ports := r.vaPorts; ports != 0; ports &= ports - 1 {
 		p := bits.TrailingZeros64(ports)
-		for m := r.port[p&63].vaMask; m != 0; m &= m - 1 {
+		for m := r.vaMaskOf(p); m != 0; m &= m - 1 {
 			i := p*r.vcs + bits.TrailingZeros64(m)
 			ivc := &r.in[i]
 			ivc.outVC = -1

@@ -295,7 +295,7 @@ func (s *slot) packet() int32 { return int32(s.pf &^ (headBit | tailBit)) }
 // allocation), its switch-allocator pointers and the allocator's scratch.
 type portState struct {
 	saMask    uint64 // as an input port: VCs requesting the switch
-	vaMask    uint64 // as an input port: VCs waiting for VC allocation
+	vaMask    uint64 // as an input port: VCs waiting for VC allocation, when the router has more than 64 input VCs (else Router.vaVCs)
 	saReqBy   uint64 // SA scratch, as an output port: the input ports requesting it
 	saInPtr   int16  // SA input-stage pointer (ports and VCs are at most 64)
 	saOutPtr  int16  // SA output-stage pointer
@@ -343,7 +343,8 @@ type Router struct {
 	// to it through the methods of planeseat.go.
 	plane      *Plane // the fabric's switch allocator, nil when the router allocates alone (plane.go)
 	waitingVA  int    // input VCs in vcRouting
-	vaPorts    uint64 // ports with a vaMask bit set
+	vaPorts    uint64 // ports with an input VC waiting for VC allocation (vaMaskOf)
+	vaVCs      uint64 // with vaFast (at most 64 input VCs): bit i set while input VC i waits for VC allocation; else the ports' vaMask
 	saf        bool   // store-and-forward
 	rich       bool   // adaptive || scouting: VA goes through selectVC
 	cutThrough bool   // virtual cut-through or store-and-forward
@@ -711,6 +712,21 @@ func (r *Router) mark(p, v int) {
 			r.clearSA(p, v)
 		}
 	}
+	if r.vaFast {
+		// Up to 64 input VCs: the set is vaVCs, in the Router's first
+		// lines (issue 20: the port's line was one more miss a header).
+		i := uint(p*r.vcs + v)
+		if ivc.state == vcRouting {
+			r.vaVCs |= 1 << (i & 63)
+			r.vaPorts |= 1 << uint(p)
+		} else if r.vaVCs&(1<<(i&63)) != 0 {
+			r.vaVCs &^= 1 << (i & 63)
+			if r.vaMaskOf(p) == 0 {
+				r.vaPorts &^= 1 << uint(p)
+			}
+		}
+		return
+	}
 	bit := uint64(1) << uint(v)
 	ps := &r.port[p]
 	if ivc.state == vcRouting {
@@ -722,6 +738,14 @@ func (r *Router) mark(p, v int) {
 			r.vaPorts &^= 1 << uint(p)
 		}
 	}
+}
+
+// vaMaskOf returns the VCs of input port p waiting for VC allocation.
+func (r *Router) vaMaskOf(p int) uint64 {
+	if r.vaFast {
+		return r.vaVCs >> (uint(p*r.vcs) & 63) & r.vcMask
+	}
+	return r.port[p].vaMask
 }
 
 // setSA marks input VC (p, v) as requesting the switch.
@@ -893,7 +917,7 @@ func (r *Router) allocateVCs(now sim.Cycle) (retry bool) {
 	waitsForRelease := !cutThrough && !r.rich && r.vaFast
 	for ports := r.vaPorts; ports != 0; ports &= ports - 1 {
 		p := bits.TrailingZeros64(ports)
-		for m := r.port[p].vaMask; m != 0; m &= m - 1 {
+		for m := r.vaMaskOf(p); m != 0; m &= m - 1 {
 			i := p*r.vcs + bits.TrailingZeros64(m)
 			ivc := &r.in[i]
 			ivc.outVC = -1 // no request unless one is made below
