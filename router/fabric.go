@@ -53,6 +53,7 @@ func (r *Router) Attach(f *Fabric) error {
 		return fmt.Errorf("router %d: wake set holds %d routers", r.id, len(*f.Wake)*64)
 	}
 	r.fab = f
+	r.credit = sim.Cycle(f.CreditDelay)
 	r.wakeWord = &(*f.Wake)[r.id>>6]
 	r.wakeBit = 1 << (uint(r.id) & 63)
 	return nil
@@ -122,12 +123,7 @@ func (r *Router) CanAccept(port, vc int, now sim.Cycle) bool {
 
 // creditDelay is the cycles from a slot's freeing to its refill: the
 // fabric's CreditDelay, or 0 for a stand-alone router.
-func (r *Router) creditDelay() sim.Cycle {
-	if r.fab == nil {
-		return 0
-	}
-	return r.fab.CreditDelay
-}
+func (r *Router) creditDelay() sim.Cycle { return r.credit }
 
 // Inject writes flit f into input VC (port, vc) if the feeding NIC may
 // fill a slot in cycle now (CanAccept), the flit

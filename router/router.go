@@ -337,6 +337,9 @@ type Router struct {
 	vcs   int
 	local int // local (injection/ejection) port = ports-1
 	id    int
+	// credit is the fabric's CreditDelay (Attach), 0 for a stand-alone
+	// router: a NIC's injection reads it for every flit (creditDelay).
+	credit sim.Cycle
 
 	// The router's plane, set by NewPlane (nil: the router allocates on
 	// its own). The plane keeps none of its state here: the router reports
