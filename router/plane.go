@@ -360,7 +360,10 @@ func (pl *Plane) allocateWords(now sim.Cycle, w0, w1 int) {
 	pl.cur = now
 	pl.Ejected = pl.Ejected[:0]
 	s := &pl.wheel[now&pl.wmask]
-	for _, x := range *s {
+	for k, x := range *s {
+		if pl.touchAhead && k&63 == 0 {
+			pl.touchEvals((*s)[k:min(k+64, len(*s))])
+		}
 		if x < 0 {
 			w, bit := planeBit(int(^x))
 			pl.vaWait[w] |= bit
@@ -813,6 +816,38 @@ func (r *Router) planeWritten(j int32, at sim.Cycle) { r.plane.written(r.id*r.pl
 // lines first: 32 MiB, the last-level cache of the machine it was
 // measured on (on the 8x8 torus touching cost 14% of cycles/s).
 const touchAbove = 32 << 20
+
+// touchEvals loads, ahead of evalVC, the lines evalVC will read for the
+// listed input VCs (id<<6 | i; negative entries skipped): each input VC and
+// its request word, then its head slot and the input VC it feeds, then
+// that one's slots.
+//
+//go:noinline
+func (pl *Plane) touchEvals(list []int32) {
+	d, n := pl.depth, pl.n
+	ivcs, slots := pl.ivc, pl.slots
+	var sink uint64
+	for _, x := range list {
+		if x >= 0 {
+			id := int(x >> 6)
+			sink += uint64(ivcs[id*n+int(x&63)].head) + pl.words[id>>6].elig[x&63]
+		}
+	}
+	for _, x := range list {
+		if x >= 0 {
+			g := int(x>>6)*n + int(x&63)
+			ivc := &ivcs[g]
+			sink += slots[g*d+int(ivc.head)].tx
+			if dg := downVC(ivc.down); dg >= 0 {
+				sink += uint64(ivcs[dg].count)
+				for k := 0; k < d; k += 4 {
+					sink += slots[dg*d+k].tx
+				}
+			}
+		}
+	}
+	pl.sink += sink
+}
 
 // touch loads, ahead of move, the lines move will read or write for list:
 // first each input VC, then the head slot it names and the downstream VC and slots its down entry names, so that the cache

@@ -174,7 +174,10 @@ func (pl *Plane) ApplyPart(now sim.Cycle) {
 func (pl *Plane) EvalDeferred() {
 	pp := pl.part
 	pp.deferring = false
-	for _, x := range pp.later {
+	for k, x := range pp.later {
+		if pl.touchAhead && k&63 == 0 {
+			pl.touchEvals(pp.later[k:min(k+64, len(pp.later))])
+		}
 		pl.evalVC(int(x>>6), x&63, pl.cur)
 	}
 	pp.later = pp.later[:0]

@@ -374,16 +374,20 @@ func TestPlaneMatchesStep(t *testing.T) {
 			minLen: 1, maxLen: 3, rate: 0.7},
 	}
 	for k, c := range cases {
-		for _, inject := range []bool{false, true} {
-			name := c.name + "/accept"
-			if inject {
-				name = c.name + "/inject"
-			}
-			t.Run(name, func(t *testing.T) {
+		// inject-touch: the plane loads its lines ahead (touch,
+		// touchEvals) as it does above touchAbove, which no network of the
+		// tests reaches; loads alone, they must change nothing.
+		for _, v := range []struct {
+			name          string
+			inject, touch bool
+		}{{"accept", false, false}, {"inject", true, false}, {"inject-touch", true, true}} {
+			inject := v.inject
+			t.Run(c.name+"/"+v.name, func(t *testing.T) {
 				seed := uint64(20240601 + k)
 				own, _ := c.line.build(t)
 				planed, pl := c.line.plane(t)
 				pl.RouterOrder = c.routerOrder
+				pl.touchAhead = v.touch
 				srcOwn := newPlaneSource(seed, c.line.n, c.rate, c.minLen, c.maxLen, c.line.injectLatency, stopAt)
 				srcPl := newPlaneSource(seed, c.line.n, c.rate, c.minLen, c.maxLen, c.line.injectLatency, stopAt)
 				srcPl.inject = inject
