@@ -55,7 +55,12 @@ import (
 // direct networks only.
 type Plane struct {
 	routers []*Router
-	words   []planeWord // one per 64 routers
+	// rs is the routers' Storage array when routers[id] is &rs[id] for
+	// every id (the network's case), nil otherwise: router(id) then finds
+	// a Router without reading its pointer first (issue 20: at 2^20
+	// routers that pointer is one more miss before the Router's own).
+	rs    []Router
+	words []planeWord // one per 64 routers
 	// allocated has bit w set when word w was allocated this cycle: a word
 	// none of whose input VCs may request the switch is skipped (it would
 	// grant nothing and move no pointer), so an idle part of a large
@@ -118,6 +123,14 @@ type Plane struct {
 	// slots outgrow the last-level cache, below which touch only costs.
 	touchAhead bool
 	sink       uint64 // what touch loaded, so that the loads are kept
+}
+
+// router returns router id of the plane.
+func (pl *Plane) router(id int) *Router {
+	if pl.rs != nil {
+		return &pl.rs[id]
+	}
+	return pl.routers[id]
 }
 
 // planeWord is the allocation state of 64 routers, bit b standing for
@@ -201,6 +214,15 @@ func NewPlane(f *Fabric, routers []*Router, horizon int) (*Plane, error) {
 		routers: routers, words: hugepage.Make[planeWord]((len(routers) + 63) / 64),
 		allocated: make([]uint64, (len(routers)+64*64-1)/(64*64)),
 		ports:     r0.ports, vcs: r0.vcs, credit: f.CreditDelay, link: f.LinkDelay,
+	}
+	if st := r0.store; st != nil && len(st.rs) >= len(routers) {
+		pl.rs = st.rs[:len(routers):len(routers)]
+		for id, r := range routers {
+			if r != &pl.rs[id] {
+				pl.rs = nil
+				break
+			}
+		}
 	}
 	for id, r := range routers {
 		switch {
@@ -374,7 +396,7 @@ func (pl *Plane) allocateWords(now sim.Cycle, w0, w1 int) {
 	*s = (*s)[:0]
 	for w := w0; w < w1; w++ {
 		for m := pl.vaWait[w]; m != 0; m &= m - 1 {
-			r := pl.routers[w<<6|bits.TrailingZeros64(m)]
+			r := pl.router(w<<6 | bits.TrailingZeros64(m))
 			if !r.allocateVCs(now) {
 				pl.vaWait[w] &^= m & -m // headers still in their routing delay set it again (vaAt)
 			}
@@ -755,7 +777,7 @@ func (pl *Plane) moveSlow(id, i int, slow uint, now sim.Cycle) {
 		pl.crossFlit(id*pl.n+i, downVC(ivc.down))
 	}
 	if slow&(movedFeeder|movedTail) != 0 {
-		r := pl.routers[id]
+		r := pl.router(id)
 		if slow&movedFeeder != 0 {
 			r.freedSlot(i/pl.vcs, int32(i), now)
 		}
@@ -779,7 +801,7 @@ func (pl *Plane) written(g int, at sim.Cycle) {
 	case ivc.state == vcActive:
 		pl.atID(at, g/pl.n, int32(g%pl.n))
 	case ivc.state == vcIdle && ivc.count == 1:
-		r, j := pl.routers[g/pl.n], g%pl.n
+		r, j := pl.router(g/pl.n), g%pl.n
 		r.startRouting(j, at)
 		r.mark(r.portVC(j))
 	}

@@ -156,12 +156,12 @@ func (pl *Plane) ApplyPart(now sim.Cycle) {
 	for _, src := range pl.part.parts {
 		for _, c := range src.part.out[me] {
 			g := int(c.g)
-			pl.routers[g/pl.n].planeAccept(int32(g%pl.n), c.flit, at)
+			pl.router(g/pl.n).planeAccept(int32(g%pl.n), c.flit, at)
 		}
 	}
 	for _, src := range pl.part.parts {
 		for _, x := range src.part.wakes[me] {
-			r := pl.routers[x>>6]
+			r := pl.router(int(x >> 6))
 			if owner := r.owner(x & 63); owner >= 0 {
 				pl.at(now+pl.credit, r, owner)
 			}
