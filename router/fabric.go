@@ -72,6 +72,7 @@ func (r *Router) Connect(q int, down *Router, downPort int) error {
 		return fmt.Errorf("router %d: connect to router %d with %d VCs x %d flits, want %d x %d", r.id, down.id, down.vcs, down.depth, r.vcs, r.depth)
 	}
 	r.port[q].link = link{to: down, offset: int32((downPort - q) * r.vcs), delay: int32(r.fab.LinkDelay), credit: int32(r.fab.CreditDelay)}
+	r.linked |= 1 << uint(q)
 	down.up[downPort] = upLink{from: r, offset: int32((downPort - q) * r.vcs)}
 	return nil
 }
@@ -253,7 +254,7 @@ func (r *Router) Arrived(now sim.Cycle) int {
 // (own), its release takes back what was not sent (release), and the flits
 // a packet still has to send through the port are subtracted here.
 func (r *Router) LinkFlits(q int) int64 {
-	n := r.port[q].linkFlits
+	n := r.occ[q*r.occStride()+r.vcs+2]
 	for o := q * r.vcs; o < (q+1)*r.vcs; o++ {
 		if i := r.ovOwner[o]; i >= 0 {
 			n -= int64(r.in[i].remain)

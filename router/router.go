@@ -294,14 +294,13 @@ func (s *slot) packet() int32 { return int32(s.pf &^ (headBit | tailBit)) }
 // VC v may request the switch, i.e. is active with flits, or waits for VC
 // allocation), its switch-allocator pointers and the allocator's scratch.
 type portState struct {
-	saMask    uint64 // as an input port: VCs requesting the switch
-	vaMask    uint64 // as an input port: VCs waiting for VC allocation, when the router has more than 64 input VCs (else Router.vaVCs)
-	saReqBy   uint64 // SA scratch, as an output port: the input ports requesting it
-	saInPtr   int16  // SA input-stage pointer (ports and VCs are at most 64)
-	saOutPtr  int16  // SA output-stage pointer
-	saReqVC   int16  // SA scratch, as an input port: the VC it requests with
-	link             // as an output port: where it leads (fabric.go)
-	linkFlits int64  // as an output port: flits of the packets granted an output VC to a connected router (LinkFlits)
+	saMask   uint64 // as an input port: VCs requesting the switch
+	vaMask   uint64 // as an input port: VCs waiting for VC allocation, when the router has more than 64 input VCs (else Router.vaVCs)
+	saReqBy  uint64 // SA scratch, as an output port: the input ports requesting it
+	saInPtr  int16  // SA input-stage pointer (ports and VCs are at most 64)
+	saOutPtr int16  // SA output-stage pointer
+	saReqVC  int16  // SA scratch, as an input port: the VC it requests with
+	link            // as an output port: where it leads (fabric.go)
 }
 
 // inputVC is one input VC's state: 32 bytes, two to a cache line (ports
@@ -331,7 +330,7 @@ type Router struct {
 	// (storage.go) and their scratch in the next three, the cold rest after.
 	in    []inputVC
 	slots []slot      // input buffers: VC i holds slots [i*depth, (i+1)*depth)
-	port  []portState // per port, one cache line each, sized to the router's ports (a fixed [64] array cost 4 KiB per router)
+	port  []portState // per port (56 bytes), sized to the router's ports (a fixed [64] array cost 4 KiB per router)
 	depth int
 	ports int
 	vcs   int
@@ -347,6 +346,7 @@ type Router struct {
 	plane      *Plane // the fabric's switch allocator, nil when the router allocates alone (plane.go)
 	waitingVA  int    // input VCs in vcRouting
 	vaPorts    uint64 // ports with an input VC waiting for VC allocation (vaMaskOf)
+	linked     uint64 // bit q: output port q leads to a router (Connect)
 	vaVCs      uint64 // with vaFast (at most 64 input VCs): bit i set while input VC i waits for VC allocation; else the ports' vaMask
 	saf        bool   // store-and-forward
 	rich       bool   // adaptive || scouting: VA goes through selectVC
@@ -363,12 +363,14 @@ type Router struct {
 	vaPtr   []int32 // VA input-stage round-robin pointer per input VC
 	ovPtr   []int32 // VA output-stage round-robin pointer per output VC
 
-	// occupancy, one record of V+2 words per output port q (occTick):
-	// occ[q*(V+2)] holds the cycle its count of reserved output VCs last
-	// changed (shifted left 8 bits) and that count (the low 8 bits), and
-	// occ[q*(V+2)+1+v] the cycles spent at count v. One record is 32
-	// bytes with two VCs, one cache line where three arrays were three
-	// (issue 20: each a miss at 2^20 routers).
+	// occupancy and link counts, one record of S = occStride() words (V+3
+	// rounded up to a line) per output port q: occ[q*S] holds the cycle
+	// its count of reserved output VCs last changed (shifted left 8 bits)
+	// and that count (the low 8 bits), occ[q*S+1+v] the cycles spent at
+	// count v (occTick), and occ[q*S+V+2] the flits of the packets granted
+	// an output VC of q when q leads to a router (LinkFlits). A grant and a
+	// release update one line, where three arrays and the port's line were
+	// four misses at 2^20 routers (issue 20).
 	occ []int64
 
 	// scratch, valid within one call, shared with the routers never
@@ -532,7 +534,7 @@ func New(cfg Config) (*Router, error) {
 		r.vaPtr, r.ovPtr = make([]int32, n), make([]int32, n)
 		r.useScratch(newScratch(n, ports))
 		r.Sent, r.CreditsOut = make([]Departure, 0, ports), make([]CreditReturn, 0, ports)
-		r.occ = make([]int64, ports*(cfg.VCs+2))
+		r.occ = make([]int64, ports*occStrideFor(cfg.VCs))
 		r.up, r.port = make([]upLink, ports), make([]portState, ports)
 	}
 	r.noInfiniteCreditsAt = r.local * r.vcs

@@ -28,7 +28,7 @@ type Storage struct {
 	slots     []slot
 	credits   []int32 // per router: ovCredits (n), contiguous as a plane indexes them
 	i32       []int32 // per router: ovOwner, vaPtr, ovPtr (n each)
-	i64       []int64 // per router: occ (ports × (VCs+2))
+	i64       []int64 // per router: occ (ports × occStrideFor(VCs))
 	port      []portState
 	up        []upLink
 	scratch   *scratch // shared by its routers until a plane's Split gives each partition its own
@@ -81,7 +81,7 @@ func NewStorage(routers, ports int, a Arch) (*Storage, error) {
 	s.slots = hugepage.Make[slot](routers * n * a.BufferDepth)
 	s.credits = hugepage.Make[int32](routers * n)
 	s.i32 = hugepage.Make[int32](routers * s.i32Stride)
-	s.i64 = hugepage.Make[int64](routers * ports * (a.VCs + 2))
+	s.i64 = hugepage.Make[int64](routers * ports * occStrideFor(a.VCs))
 	s.port = hugepage.Make[portState](routers * ports)
 	s.up = hugepage.Make[upLink](routers * ports)
 	s.scratch = newScratch(n, ports)
@@ -93,7 +93,7 @@ func NewStorage(routers, ports int, a Arch) (*Storage, error) {
 func StorageBytes(ports int, a Arch) int64 {
 	n := int64(ports) * int64(a.VCs)
 	p := int64(ports)
-	return n*int64(a.BufferDepth)*int64(unsafe.Sizeof(slot{})) + n*int64(unsafe.Sizeof(inputVC{})) + 4*n*4 + p*int64(a.VCs+2)*8 +
+	return n*int64(a.BufferDepth)*int64(unsafe.Sizeof(slot{})) + n*int64(unsafe.Sizeof(inputVC{})) + 4*n*4 + p*int64(occStrideFor(a.VCs))*8 +
 		p*int64(unsafe.Sizeof(portState{})+unsafe.Sizeof(upLink{}))
 }
 
@@ -122,7 +122,7 @@ func (s *Storage) take(r *Router) {
 	r.ovOwner, w = w[:n:n], w[n:]
 	r.vaPtr, w = w[:n:n], w[n:]
 	r.ovPtr = w[:n:n]
-	r.occ = window(s.i64, id, p*(s.arch.VCs+2))
+	r.occ = window(s.i64, id, p*occStrideFor(s.arch.VCs))
 	r.port = window(s.port, id, p)
 	r.up = window(s.up, id, p)
 	r.useScratch(s.scratch)
