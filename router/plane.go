@@ -841,13 +841,12 @@ const touchAbove = 32 << 20
 
 // touchEvals loads, ahead of evalVC, the lines evalVC will read for the
 // listed input VCs (id<<6 | i; negative entries skipped): each input VC and
-// its request word, then its head slot and the input VC it feeds, then
-// that one's slots.
+// its request word, then its head slot and the input VC and slots it feeds
+// (touchHop).
 //
 //go:noinline
 func (pl *Plane) touchEvals(list []int32) {
-	d, n := pl.depth, pl.n
-	ivcs, slots := pl.ivc, pl.slots
+	n, ivcs := pl.n, pl.ivc
 	var sink uint64
 	for _, x := range list {
 		if x >= 0 {
@@ -857,45 +856,45 @@ func (pl *Plane) touchEvals(list []int32) {
 	}
 	for _, x := range list {
 		if x >= 0 {
-			g := int(x>>6)*n + int(x&63)
-			ivc := &ivcs[g]
-			sink += slots[g*d+int(ivc.head)].tx
-			if dg := downVC(ivc.down); dg >= 0 {
-				sink += uint64(ivcs[dg].count)
-				for k := 0; k < d; k += 4 {
-					sink += slots[dg*d+k].tx
-				}
-			}
+			sink += pl.touchHop(int(x>>6)*n + int(x&63))
 		}
 	}
 	pl.sink += sink
 }
 
 // touch loads, ahead of move, the lines move will read or write for list:
-// first each input VC, then the head slot it names and the downstream VC and slots its down entry names, so that the cache
-// misses of a stage overlap each other instead of each stalling move in turn (issue 20: at 2^16 routers and more nearly
-// every one of them misses; on the 16-ary 4-cube at 0.05 this took the
-// flit-hops/s from 2.54 to 3.02 M with huge pages, docs/speed.md#touch).
+// first each input VC, then the head slot it names and the downstream VC
+// and slots its down entry names (touchHop), so that the cache misses of a
+// stage overlap each other instead of each stalling move in turn (issue
+// 20: at 2^16 routers and more nearly every one of them misses; on the
+// 16-ary 4-cube at 0.05 this took the flit-hops/s from 2.54 to 3.02 M with
+// huge pages, docs/speed.md#touch).
 //
 //go:noinline
 func (pl *Plane) touch(list []int32) {
-	d, n := pl.depth, pl.n
-	ivcs, slots := pl.ivc, pl.slots
+	n := pl.n
 	var sink uint64
 	for _, e := range list {
-		sink += uint64(ivcs[int(e>>6)*n+int(e&63)].head)
+		sink += uint64(pl.ivc[int(e>>6)*n+int(e&63)].head)
 	}
 	for _, e := range list {
-		id := int(e >> 6)
-		g := id*n + int(e&63)
-		ivc := &ivcs[g]
-		sink += slots[g*d+int(ivc.head)].tx
-		if dg := int(ivc.down); dg >= 0 {
-			sink += uint64(ivcs[dg].count)
-			for k := 0; k < d; k += 4 {
-				sink += slots[dg*d+k].tx
-			}
-		}
+		sink += pl.touchHop(int(e>>6)*n + int(e&63))
 	}
 	pl.sink += sink
+}
+
+// touchHop loads the head slot of global input VC g (its record loaded
+// before) and the input VC and slots its granted output VC feeds, for
+// touch and touchEvals; what it returns keeps the loads.
+func (pl *Plane) touchHop(g int) (sink uint64) {
+	d := pl.depth
+	ivc := &pl.ivc[g]
+	sink = pl.slots[g*d+int(ivc.head)].tx
+	if dg := int(ivc.down); dg >= 0 {
+		sink += uint64(pl.ivc[dg].count)
+		for k := 0; k < d; k += 4 {
+			sink += pl.slots[dg*d+k].tx
+		}
+	}
+	return sink
 }
