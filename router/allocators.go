@@ -85,7 +85,8 @@ func (r *Router) allocateVCsWith(now sim.Cycle) {
 			if r.cutThrough && int(ivc.outPort) != r.local {
 				need = ivc.remain // the head's packet length (startRouting)
 			}
-			for o := int32(ivc.vcLo); o < int32(ivc.vcHi); o++ {
+			lo, hi := r.vcSpan(ivc)
+			for o := lo; o < hi; o++ {
 				if r.ovOwner[o] < 0 && (need == 0 || r.hasCredits(int32(ivc.outPort), o, need, now)) {
 					req[i] |= 1 << uint(o)
 				}

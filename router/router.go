@@ -308,7 +308,7 @@ type portState struct {
 type inputVC struct {
 	head, count int32 // ring buffer position and occupancy
 	outVC       int16 // granted output VC, absolute index port*V+vc
-	vcLo, vcHi  int8  // admissible output VCs [vcLo, vcHi), absolute indices
+	vcLo, vcHi  int8  // admissible output VCs [vcLo, vcHi) within port outPort (VCs are at most 64): vcSpan
 	remain      int32 // flits of the current packet not yet sent
 	// down is, in a plane, the global input VC the granted output VC
 	// feeds (the plane's down entry of outVC, copied at the grant so that
@@ -829,7 +829,8 @@ func (r *Router) computeRoute(i int, dest int32, at sim.Cycle) {
 	}
 	ivc.outPort = int16(c.Port)
 	lo, hi := r.vcRange(c)
-	ivc.vcLo, ivc.vcHi = int8(lo), int8(hi)
+	base := int32(c.Port * r.vcs)
+	ivc.vcLo, ivc.vcHi = int8(lo-base), int8(hi-base)
 	if r.rich {
 		r.nCand[i] = 0
 		r.addCandidate(i, c)
@@ -939,7 +940,7 @@ func (r *Router) allocateVCs(now sim.Cycle) (retry bool) {
 				}
 				continue
 			}
-			lo, hi := int32(ivc.vcLo), int32(ivc.vcHi)
+			lo, hi := r.vcSpan(ivc)
 			if r.vaFast && ^uint64(0)>>(64-uint(hi-lo))<<(uint(lo)&63)&r.freeOV == 0 {
 				continue // every admissible output VC is taken
 			}
@@ -1018,6 +1019,14 @@ func (r *Router) grantVC(i, o int32, now sim.Cycle) {
 		pl.granted(r, i, o, ivc.outPort)
 		pl.at(ivc.readyAt, r, i)
 	}
+}
+
+// vcSpan returns the admissible output VCs [lo, hi) of input VC ivc, as
+// absolute indices port*V+vc (a router may have 4,096 output VCs; the
+// input VC keeps them within its output port, in a byte each).
+func (r *Router) vcSpan(ivc *inputVC) (lo, hi int32) {
+	base := int32(ivc.outPort) * int32(r.vcs)
+	return base + int32(ivc.vcLo), base + int32(ivc.vcHi)
 }
 
 // requestVC records input VC i's request for output VC o in the VC

@@ -44,6 +44,13 @@ func traceCases() map[string]Config {
 			c.Router.RoutingDelay, c.Router.VCAllocDelay, c.Router.SwitchAllocDelay = 0, 0, 0
 			return c
 		},
+		// 160 output VCs: absolute VC numbers beyond 127.
+		"torus-32vc": func() Config {
+			c := SpeedConfig(4, 0.4)
+			c.Router.VCs = 32
+			c.Router.BufferDepth = 1
+			return c
+		},
 		// 80 input VCs: beyond a plane and beyond one 64-bit mask of a
 		// router's input VCs (Router.vaMaskOf's port masks).
 		"torus-16vc": func() Config {
@@ -128,15 +135,16 @@ func deliveryTrace(t *testing.T, cfg Config, cycles int) (string, int) {
 
 // TestDeliveryTraceGolden pins, cycle by cycle, which messages are
 // delivered when (source, destination, length, hops, generation, injection
-// and delivery cycles) on thirteen configurations. The hashes of eleven
+// and delivery cycles) on fourteen configurations. The hashes of eleven
 // deterministic-routing ones were taken from the engine before the routers
 // were wired into a fabric (flits then crossed a delay line and credits
 // travelled as messages) and the fabric reproduces them exactly. Random
 // minimal routing is pinned as the fabric runs it: a head now draws its
 // route when it is written into the buffer, not when it arrives, so the
 // router's random stream is consumed in another order than before (same
-// distribution, another trajectory). torus-16vc was added later and
-// pinned on the engine before the change it guards (main 9c586df). An
+// distribution, another trajectory). torus-16vc and torus-32vc were added
+// later and pinned on the engine before the changes they guard (main
+// 9c586df). An
 // optimisation of the engine must keep these hashes, or say in its commit why the behaviour changed.
 func TestDeliveryTraceGolden(t *testing.T) {
 	want := map[string]struct {
@@ -151,6 +159,7 @@ func TestDeliveryTraceGolden(t *testing.T) {
 		"latencies":       {"acacfd2e63dd149e", 1746},
 		"mesh-4vc":        {"d0561a782f3e460b", 2760},
 		"torus-16vc":      {"e5ae7cb87ab7087a", 2285}, // taken on main 9c586df
+		"torus-32vc":      {"0fb1204e81780cf2", 1800}, // taken on main 9c586df
 		"multistage":      {"d410d38a7ea49452", 9417},
 		"saf":             {"5266f3c91b59bf7e", 1190},
 		"scouting-k3":     {"4170eaa2192fdb72", 4827},
