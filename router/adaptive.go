@@ -350,5 +350,9 @@ func (r *Router) ResetOccupancy(now sim.Cycle) {
 // on escape channels: with Arch.StickyEscape, one that arrived on an
 // escape VC of a network port.
 func (r *Router) stuckInEscape(i int) bool {
-	return r.cfg.StickyEscape && r.portOfVC(i) != r.local && r.classOfVC(int32(i%r.vcs)) < r.escapeClasses
+	if !r.cfg.StickyEscape {
+		return false
+	}
+	p, v := r.portVC(i)
+	return p != r.local && r.classOfVC(int32(v)) < r.escapeClasses
 }

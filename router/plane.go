@@ -723,7 +723,7 @@ func (pl *Plane) move(list []int32, now sim.Cycle) int {
 		if dg >= 0 {
 			dv := &ivcs[dg]
 			if uint(dv.count) >= uint(d) {
-				panic(pl.routers[dg/n].overflow(dg % n))
+				panic(pl.router(dg / n).overflow(dg % n))
 			}
 			ds := &slots[dg*d+int(wrap(uint(dv.head+dv.count), uint(d)))]
 			ds.copyHop(sl, now+pl.link)

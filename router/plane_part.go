@@ -204,7 +204,7 @@ func (pl *Plane) crossFlit(g, dg int) {
 	f := pl.slots[g*pl.depth+int(wrap(uint(ivc.head)+d-1, d))].flit()
 	f.Hops++
 	pp := pl.part
-	k := pl.routers[dg/pl.n].plane.part.index
+	k := pl.router(dg / pl.n).plane.part.index
 	pp.out[k] = append(pp.out[k], crossing{g: int32(dg), flit: f})
 }
 

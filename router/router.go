@@ -703,9 +703,6 @@ func (r *Router) AddCredit(port, vc int) {
 // where a table was one more line a header's path missed on, issue 20).
 func (r *Router) portVC(i int) (p, v int) { return i / r.vcs, i % r.vcs }
 
-// portOfVC returns the port of input VC i.
-func (r *Router) portOfVC(i int) int { return i / r.vcs }
-
 // mark updates the work masks of input VC (p, v) from its state. Hot paths
 // whose transition is known use setSA/clearSA instead.
 func (r *Router) mark(p, v int) {
@@ -822,8 +819,8 @@ func (r *Router) computeRoute(i int, dest int32, at sim.Cycle) {
 		}
 		c = r.cand[r.draw(i, at, len(r.cand))]
 	}
-	if r.cfg.HoldClass && c.Port == r.portOfVC(i) && c.Port != r.local {
-		if k := r.classOfVC(int32(i % r.vcs)); k > c.Class {
+	if p, v := r.portVC(i); r.cfg.HoldClass && c.Port == p && c.Port != r.local {
+		if k := r.classOfVC(int32(v)); k > c.Class {
 			c.Class = k
 		}
 	}
@@ -1138,7 +1135,8 @@ func (r *Router) traverse(i int, now sim.Cycle) {
 		r.Sent = append(r.Sent, Departure{Port: int(q), VC: int(o - q*int32(r.vcs)), Flit: f})
 	}
 	if r.fab == nil {
-		r.CreditsOut = append(r.CreditsOut, CreditReturn{Port: r.portOfVC(i), VC: i % r.vcs})
+		p, v := r.portVC(i)
+		r.CreditsOut = append(r.CreditsOut, CreditReturn{Port: p, VC: v})
 	}
 	if f.IsTail() {
 		r.tailLeft(i, o, q, now)
