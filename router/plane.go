@@ -787,7 +787,17 @@ func (pl *Plane) moveSlow(id, i int, slow uint, now sim.Cycle) {
 		}
 	}
 	if slow&movedEval != 0 {
-		pl.atID(now+1, id, int32(i)) // at once; in a partition after the barrier (atID defers it)
+		if ivc.state != vcActive || ivc.count == 0 {
+			// The VC may not request again before a flit is written
+			// into it or it is granted an output VC, and each of those
+			// re-evaluates it (written, granted): evalVC would only
+			// clear its bit. Clearing it here spares a partition the
+			// deferred evaluation and the loads touchEvals makes for it.
+			w, bit := planeBit(id)
+			pl.words[w].elig[i&63] &^= bit
+		} else {
+			pl.atID(now+1, id, int32(i)) // at once; in a partition after the barrier (atID defers it)
+		}
 	}
 }
 
