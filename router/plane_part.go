@@ -80,6 +80,7 @@ func (pl *Plane) Split(k int) ([]*Plane, error) {
 		sp.allocated = make([]uint64, len(pl.allocated))
 		sp.wheel = make([][]int32, len(pl.wheel))
 		sp.Ejected = make([]Flit, 0, (r1-r0)*pl.ports)
+		sp.tails = make([]int32, 0, len(pl.grants))
 		sp.part = &planePart{index: p, parts: parts, w0: w0, w1: w1, out: make([][]crossing, k), wakes: make([][]int32, k)}
 		sc := newScratch(pl.n, pl.ports) // the partitions step at the same time
 		for _, r := range pl.routers[r0:r1] {
