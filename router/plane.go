@@ -938,7 +938,7 @@ func (pl *Plane) touch(list []int32) {
 // listed input VC (id<<6 | i) reads when its tail leaves (tailLeft): the
 // Router's lines of the release's fields, then the output port's occupancy
 // record and the output VC's owner (16-ary 5-cube at 0.05 on two threads:
-// +4.5% flit-hops/s, docs/speed.md#session9).
+// +3% flit-hops/s, docs/speed.md#session9).
 func (pl *Plane) touchTails(tails []int32) (sink uint64) {
 	for _, e := range tails {
 		r := pl.router(int(e >> 6))
