@@ -274,14 +274,13 @@ func (r *Router) walkFree(i, pass int, excl, need, needAdaptive int32, now sim.C
 // own gives output VC o (of port q) to input VC i and records the
 // occupancy change.
 func (r *Router) own(o, i, q int32, now sim.Cycle) {
-	base := int(q) * r.occStride()
 	if r.linked>>(uint(q)&63)&1 != 0 {
-		r.occ[base+r.vcs+2] += int64(r.in[i].remain) // the link's flits, counted ahead (LinkFlits)
+		r.occ[r.linkFlitsAt(int(q))] += int64(r.in[i].remain) // counted ahead (LinkFlits)
 	}
 	r.ovOwner[o] = i
 	r.freeOV &^= 1 << (uint(o) & 63)
 	r.occTick(q, now)
-	r.occ[base]++ // the count, in the low bits
+	r.occ[r.occAt(int(q))]++ // the count, in the low bits
 }
 
 // release frees output VC o of port q.
@@ -289,18 +288,22 @@ func (r *Router) release(o, q int32, now sim.Cycle) {
 	if r.waitingVA > 0 && r.plane != nil {
 		r.plane.retryVA(r) // a header may have waited for this VC (allocateVCs)
 	}
-	base := int(q) * r.occStride()
 	if r.linked>>(uint(q)&63)&1 != 0 {
-		r.occ[base+r.vcs+2] -= int64(r.in[r.ovOwner[o]].remain) // a backtracking header's unsent packet (a tail leaves none)
+		r.occ[r.linkFlitsAt(int(q))] -= int64(r.in[r.ovOwner[o]].remain) // a backtracking header's unsent packet (a tail leaves none)
 	}
 	r.ovOwner[o] = -1
 	r.freeOV |= 1 << (uint(o) & 63)
 	r.occTick(q, now)
-	r.occ[base]--
+	r.occ[r.occAt(int(q))]--
 }
 
-// occStride is the words of an output port's record in occ (occStrideFor).
-func (r *Router) occStride() int { return occStrideFor(r.vcs) }
+// occAt is where output port q's record starts in occ: its stamp and
+// count, then the cycles at each count (occStrideFor).
+func (r *Router) occAt(q int) int { return q * occStrideFor(r.vcs) }
+
+// linkFlitsAt is where output port q's link flit count is in occ (the
+// word after the cycles at each count 0..VCs).
+func (r *Router) linkFlitsAt(q int) int { return r.occAt(q) + r.vcs + 2 }
 
 // occStrideFor is the words of an output port's record in occ for routers
 // of vcs VCs: its stamp and count, the cycles at each count 0..vcs, its
@@ -312,7 +315,7 @@ func occStrideFor(vcs int) int { return (vcs + 3 + 7) &^ 7 }
 // occTick charges the cycles since the last change of port q's busy count
 // to that count.
 func (r *Router) occTick(q int32, now sim.Cycle) {
-	base := int(q) * r.occStride()
+	base := r.occAt(int(q))
 	h := r.occ[base]
 	busy := h & 0xff
 	r.occ[base+1+int(busy)] += int64(now) - h>>8
@@ -332,7 +335,7 @@ func (r *Router) Occupancy(now sim.Cycle, dst []int64) {
 	for q := range r.ports {
 		r.occTick(int32(q), now)
 		for v := 0; v <= V; v++ {
-			dst[q*(V+1)+v] += r.occ[q*r.occStride()+1+v]
+			dst[q*(V+1)+v] += r.occ[r.occAt(q)+1+v]
 		}
 	}
 }
@@ -340,7 +343,7 @@ func (r *Router) Occupancy(now sim.Cycle, dst []int64) {
 // ResetOccupancy restarts the occupancy counts at cycle now.
 func (r *Router) ResetOccupancy(now sim.Cycle) {
 	for q := range r.ports {
-		rec := r.occ[q*r.occStride() : q*r.occStride()+r.vcs+2] // not the link's flits
+		rec := r.occ[r.occAt(q):r.linkFlitsAt(q)] // not the link's flits
 		rec[0] = int64(now)<<8 | rec[0]&0xff
 		clear(rec[1:])
 	}

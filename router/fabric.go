@@ -254,7 +254,7 @@ func (r *Router) Arrived(now sim.Cycle) int {
 // (own), its release takes back what was not sent (release), and the flits
 // a packet still has to send through the port are subtracted here.
 func (r *Router) LinkFlits(q int) int64 {
-	n := r.occ[q*r.occStride()+r.vcs+2]
+	n := r.occ[r.linkFlitsAt(q)]
 	for o := q * r.vcs; o < (q+1)*r.vcs; o++ {
 		if i := r.ovOwner[o]; i >= 0 {
 			n -= int64(r.in[i].remain)

@@ -947,7 +947,7 @@ func (pl *Plane) touchTails(tails []int32) (sink uint64) {
 	for _, e := range tails {
 		r := pl.router(int(e >> 6))
 		ivc := &pl.ivc[int(e>>6)*pl.n+int(e&63)]
-		sink += uint64(r.occ[int(ivc.outPort)*r.occStride()]) + uint64(r.ovOwner[ivc.outVC])
+		sink += uint64(r.occ[r.occAt(int(ivc.outPort))]) + uint64(r.ovOwner[ivc.outVC])
 	}
 	return sink
 }

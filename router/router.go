@@ -363,14 +363,14 @@ type Router struct {
 	vaPtr   []int32 // VA input-stage round-robin pointer per input VC
 	ovPtr   []int32 // VA output-stage round-robin pointer per output VC
 
-	// occupancy and link counts, one record of S = occStride() words (V+3
+	// occupancy and link counts, one record of S = occStrideFor(V) words (V+3
 	// rounded up to a line) per output port q: occ[q*S] holds the cycle
 	// its count of reserved output VCs last changed (shifted left 8 bits)
 	// and that count (the low 8 bits), occ[q*S+1+v] the cycles spent at
 	// count v (occTick), and occ[q*S+V+2] the flits of the packets granted
 	// an output VC of q when q leads to a router (LinkFlits). A grant and a
 	// release update one line, where three arrays and the port's line were
-	// four misses at 2^20 routers (issue 20).
+	// four misses at 2^20 routers (issue 20). occAt and linkFlitsAt index it.
 	occ []int64
 
 	// scratch, valid within one call, shared with the routers never
