@@ -339,6 +339,9 @@ func (pl *Plane) at(due sim.Cycle, r *Router, i int32) { pl.atID(due, r.id, i) }
 func (pl *Plane) atID(due sim.Cycle, id int, i int32) {
 	if due <= pl.cur {
 		if pl.part != nil && pl.part.deferring {
+			if pl.withdraw(id, i) {
+				return // nothing to decide: no need to wait for the barrier
+			}
 			pl.part.later = append(pl.part.later, int32(id)<<6|i) // made after the move phases (EvalDeferred)
 			return
 		}
@@ -602,14 +605,13 @@ func (r *Router) evalSA(i int32, t sim.Cycle) { r.plane.evalVC(r.id, i, t) }
 // each Router is a cache miss of its own). pl must be the router's plane
 // (its partition's, when split).
 func (pl *Plane) evalVC(id int, i int32, t sim.Cycle) {
-	w, bit := planeBit(id)
-	e := &pl.words[w].elig[i&63]
-	*e &^= bit
-	g0 := id * pl.n
-	ivc := &pl.ivc[g0+int(i)]
-	if ivc.state != vcActive || ivc.count == 0 {
+	if pl.withdraw(id, i) {
 		return
 	}
+	w, bit := planeBit(id)
+	e := &pl.words[w].elig[i&63]
+	g0 := id * pl.n
+	ivc := &pl.ivc[g0+int(i)]
 	d := uint(pl.depth)
 	base := (g0 + int(i)) * pl.depth
 	due := ivc.readyAt
@@ -644,6 +646,23 @@ func (pl *Plane) evalVC(id int, i int32, t sim.Cycle) {
 		return // a sink's counted credits are out: AddCredit re-evaluates
 	}
 	*e |= bit
+}
+
+// withdraw clears the request bit of input VC i of router id, evalVC's
+// first step, and reports whether that is all there is to decide: the VC
+// is not active or holds no flit, and may not request again before a flit
+// is written into it or it is granted an output VC, each of which
+// re-evaluates it (written, granted). A partition moving its flits
+// withdraws such a VC at once instead of deferring its evaluation past the
+// barrier (atID), which spared it the evaluation and the loads touchEvals
+// made for it: the evaluations a flit-hop on the 16-ary 4-cube went from
+// 0.196 to 0.129 (docs/speed.md#session9). Only the VC's own partition
+// reads its bit, in the next allocation.
+func (pl *Plane) withdraw(id int, i int32) bool {
+	w, bit := planeBit(id)
+	pl.words[w].elig[i&63] &^= bit
+	ivc := &pl.ivc[id*pl.n+int(i)]
+	return ivc.state != vcActive || ivc.count == 0
 }
 
 // nextCredit returns the cycle the credit for the next flit into global
@@ -792,17 +811,7 @@ func (pl *Plane) moveSlow(id, i int, slow uint, now sim.Cycle) {
 		}
 	}
 	if slow&movedEval != 0 {
-		if ivc.state != vcActive || ivc.count == 0 {
-			// The VC may not request again before a flit is written
-			// into it or it is granted an output VC, and each of those
-			// re-evaluates it (written, granted): evalVC would only
-			// clear its bit. Clearing it here spares a partition the
-			// deferred evaluation and the loads touchEvals makes for it.
-			w, bit := planeBit(id)
-			pl.words[w].elig[i&63] &^= bit
-		} else {
-			pl.atID(now+1, id, int32(i)) // at once; in a partition after the barrier (atID defers it)
-		}
+		pl.atID(now+1, id, int32(i)) // at once; in a partition after the barrier (atID defers it)
 	}
 }
 
