@@ -144,8 +144,8 @@ func deliveryTrace(t *testing.T, cfg Config, cycles int) (string, int) {
 // router's random stream is consumed in another order than before (same
 // distribution, another trajectory). torus-16vc and torus-32vc were added
 // later and pinned on the engine before the changes they guard (main
-// 9c586df). An
-// optimisation of the engine must keep these hashes, or say in its commit why the behaviour changed.
+// 9c586df). An optimisation of the engine must keep these hashes, or say
+// in its commit why the behaviour changed.
 func TestDeliveryTraceGolden(t *testing.T) {
 	want := map[string]struct {
 		hash  string
