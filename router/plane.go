@@ -762,10 +762,11 @@ func (pl *Plane) move(list []int32, now sim.Cycle) int {
 		} else if dg < -1 {
 			slow = movedCross | movedEval // written after the barrier, which decides the VC's next request
 		} else {
-			c := &pl.ovCredits[g0+o]
-			*c -= int32(b2u(o < pl.noInfinite)) // the local port's count is unlimited
-			if *c < 1 {
-				slow = movedEval
+			if o < pl.noInfinite { // the local port's count is unlimited: its line is not even read
+				c := &pl.ovCredits[g0+o]
+				if *c--; *c < 1 {
+					slow = movedEval
+				}
 			}
 			k := len(pl.Ejected)
 			pl.Ejected = pl.Ejected[:k+1] // (NewPlane gives it room for one flit per output port to a sink)
