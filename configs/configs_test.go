@@ -341,7 +341,7 @@ func TestAllAtOnce(t *testing.T) {
 	src = strings.Replace(src, "dimensions: 2", "dimensions: 3", 1)
 	_, err := Parse("x.yaml", []byte(src))
 	want := "x.yaml:8:3: router.vcs: torus with dimension-order routing and wormhole switching needs vcs >= 2 (the wrap-around cycle deadlocks; the dateline needs 2 VC classes), got 1\n" +
-		"x.yaml:9:3: router.buffer_depth: 0 is out of range [1, 65536]\n" +
+		"x.yaml:9:3: router.buffer_depth: 0 is out of range [1, 32767]\n" +
 		"x.yaml:11:3: traffic.pattern: transpose swaps the two halves of a node's coordinates: it needs an even number of dimensions, got 3"
 	if err == nil || err.Error() != want {
 		t.Errorf("got\n%v\nwant\n%s", err, want)

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/flitsim/flitsim/router"
 	"github.com/flitsim/flitsim/router/alloc"
 	"github.com/flitsim/flitsim/sim"
 	"github.com/flitsim/flitsim/sim/network"
@@ -24,7 +25,7 @@ const (
 	maxRadix       = 1024
 	maxDimensions  = 20
 	maxVCs         = 64
-	maxBufferDepth = 1 << 16
+	maxBufferDepth = router.MaxBufferDepth // the router keeps ring positions in 16 bits
 	maxDelay       = 1000
 	maxMessageLen  = 1 << 16
 	maxReplicas    = 1000

@@ -120,7 +120,7 @@ func (r *Router) allocateSwitchWith(now sim.Cycle) (moved int) {
 			v := wrap(k+uint(bits.TrailingZeros64(m)), vcs)
 			i := int32(p*vcs + v)
 			ivc := &r.in[i]
-			if ivc.readyAt > now || r.slots[i*int32(r.depth)+ivc.head].t() > now {
+			if ivc.readyAt > now || r.slots[i*int32(r.depth)+int32(ivc.head)].t() > now {
 				continue
 			}
 			if !r.hasCredits(int32(ivc.outPort), int32(ivc.outVC), 1, now) {

@@ -168,16 +168,16 @@ func (r *Router) freeFor(i, need int32, seen sim.Cycle) bool {
 	}
 	ivc := &r.in[i]
 	d := uint(r.depth)
-	pos := wrap(wrap(uint(ivc.head+ivc.count+need-1), d), d)
-	return b2u(ivc.count+need <= int32(r.depth))&b2u(r.slots[int(i)*r.depth+int(pos)].t() <= seen) != 0
+	pos := wrap(wrap(uint(ivc.head)+uint(ivc.count)+uint(need-1), d), d)
+	return b2u(int32(ivc.count)+need <= int32(r.depth))&b2u(r.slots[int(i)*r.depth+int(pos)].t() <= seen) != 0
 }
 
 // visibleFree returns the free slots of input VC i that were freed in
 // cycle seen or before (see freeFor).
 func (r *Router) visibleFree(i int32, seen sim.Cycle) int32 {
 	ivc := &r.in[i]
-	free := int32(r.depth) - ivc.count
-	pos := ivc.head + ivc.count
+	free := int32(r.depth) - int32(ivc.count)
+	pos := int32(ivc.head) + int32(ivc.count)
 	base := int(i) * r.depth
 	for k := int32(0); k < free; k++ {
 		if pos >= int32(r.depth) {
@@ -223,10 +223,10 @@ func (r *Router) arrived(i int, k int32, now sim.Cycle) bool {
 	if k <= 0 {
 		return true
 	}
-	if ivc.count < k {
+	if int32(ivc.count) < k {
 		return false
 	}
-	pos := ivc.head + k - 1
+	pos := int32(ivc.head) + k - 1
 	if pos >= int32(r.depth) {
 		pos -= int32(r.depth)
 	}
@@ -239,7 +239,7 @@ func (r *Router) Arrived(now sim.Cycle) int {
 	n := 0
 	for i := range r.in {
 		ivc := &r.in[i]
-		for k := int32(1); k <= ivc.count && r.arrived(i, k, now); k++ {
+		for k := int32(1); k <= int32(ivc.count) && r.arrived(i, k, now); k++ {
 			n++
 		}
 	}

@@ -615,15 +615,17 @@ func (pl *Plane) evalVC(id int, i int32, t sim.Cycle) {
 	d := uint(pl.depth)
 	base := (g0 + int(i)) * pl.depth
 	due := ivc.readyAt
-	if at := pl.slots[base+int(ivc.head)].t(); at > due {
-		due = at
+	if !ivc.allArrived(t) { // (else the front flit is there by t: due is readyAt, or passed)
+		if at := pl.slots[base+int(ivc.head)].t(); at > due {
+			due = at
+		}
 	}
 	if pl.saf {
 		// Store-and-forward: the whole packet must have arrived.
-		if ivc.count < ivc.remain {
+		if int32(ivc.count) < ivc.remain {
 			return // accept re-evaluates when the tail is written
 		}
-		if at := pl.slots[base+int(wrap(uint(ivc.head+ivc.remain-1), d))].t(); at > due {
+		if at := pl.slots[base+int(wrap(uint(int32(ivc.head)+ivc.remain-1), d))].t(); at > due {
 			due = at
 		}
 	}
@@ -738,7 +740,7 @@ func (pl *Plane) move(list []int32, now sim.Cycle) int {
 		h := uint(ivc.head)
 		sl := &slots[g*d+int(h)]
 		sl.setT(now) // freed
-		ivc.head = int32(wrap(h+1, uint(d)))
+		ivc.head = uint16(wrap(h+1, uint(d)))
 		ivc.count--
 		ivc.remain--
 		o := int(ivc.outVC)
@@ -751,8 +753,9 @@ func (pl *Plane) move(list []int32, now sim.Cycle) int {
 			}
 			ds := &slots[dg*d+int(wrap(uint(dv.head+dv.count), uint(d)))]
 			ds.copyHop(sl, now+pl.link)
+			dv.lastAt = uint32(now + pl.link)
 			dv.count++
-			if dv.count == 1 || pl.saf && dv.count == dv.remain {
+			if dv.count == 1 || pl.saf && int32(dv.count) == dv.remain {
 				slow = movedWritten
 			}
 			// The next credit: nextCredit(dg) written out on the loop's locals.
@@ -778,7 +781,7 @@ func (pl *Plane) move(list []int32, now sim.Cycle) int {
 		}
 		if sl.pf&tailBit != 0 {
 			slow |= movedTail
-		} else if ivc.count == 0 || slots[g*d+int(ivc.head)].t() > next {
+		} else if ivc.count == 0 || !ivc.allArrived(next) && slots[g*d+int(ivc.head)].t() > next {
 			slow |= movedEval // the next flit is not there in the next cycle
 		}
 		if slow != 0 {
@@ -852,8 +855,9 @@ func (r *Router) planeAccept(j int32, f Flit, at sim.Cycle) {
 func (r *Router) planeFill(j int32, sl *slot, f Flit, at sim.Cycle) (written bool) {
 	sl.put(r, f, at)
 	ivc := &r.in[j]
+	ivc.lastAt = uint32(at)
 	ivc.count++
-	return ivc.count == 1 || r.saf && ivc.count == ivc.remain
+	return ivc.count == 1 || r.saf && int32(ivc.count) == ivc.remain
 }
 
 // planeWritten is written for input VC j of r (its plane's global VC).

@@ -112,6 +112,8 @@ func (c Arch) Validate() error {
 		return fmt.Errorf("router: VCs = %d, want >= 1", c.VCs)
 	case c.VCs > 64:
 		return fmt.Errorf("router: VCs = %d, want <= 64", c.VCs)
+	case c.BufferDepth > MaxBufferDepth:
+		return fmt.Errorf("router: BufferDepth = %d, want <= %d", c.BufferDepth, MaxBufferDepth)
 	case c.BufferDepth < 1:
 		return fmt.Errorf("router: BufferDepth = %d, want >= 1", c.BufferDepth)
 	case c.RoutingDelay < 0 || c.VCAllocDelay < 0 || c.SwitchAllocDelay < 0 || c.SwitchTraversalDelay < 0:
@@ -304,12 +306,19 @@ type portState struct {
 }
 
 // inputVC is one input VC's state: 32 bytes, two to a cache line (ports
-// and VCs are at most 64, so port and VC numbers fit 16 bits).
+// and VCs are at most 64, so port and VC numbers fit 16 bits; buffers
+// are at most MaxBufferDepth flits, so ring positions and counts do).
 type inputVC struct {
-	head, count int32 // ring buffer position and occupancy
-	outVC       int16 // granted output VC, absolute index port*V+vc
-	vcLo, vcHi  int8  // admissible output VCs [vcLo, vcHi) within port outPort (VCs are at most 64): vcSpan
-	remain      int32 // flits of the current packet not yet sent
+	head, count uint16 // ring buffer position and occupancy
+	// lastAt is the low 32 bits of the arrival cycle of the flit last
+	// written into the VC: while the VC holds flits, every one of them has
+	// arrived by a cycle c when int32(lastAt-uint32(c)) <= 0 (flits are
+	// written in their arrival order), so a traversal need not read the
+	// next flit's slot to know it is there (allArrived).
+	lastAt     uint32
+	outVC      int16 // granted output VC, absolute index port*V+vc
+	vcLo, vcHi int8  // admissible output VCs [vcLo, vcHi) within port outPort (VCs are at most 64): vcSpan
+	remain     int32 // flits of the current packet not yet sent
 	// down is, in a plane, the global input VC the granted output VC
 	// feeds (the plane's down entry of outVC, copied at the grant so that
 	// a flit's hop reads no table line: issue 20), as that table encodes it.
@@ -319,6 +328,19 @@ type inputVC struct {
 	feederWaits bool // plane: the input VC feeding this one upstream waits for a free slot (plane.go)
 	readyAt     sim.Cycle
 }
+
+// MaxBufferDepth is the deepest input VC buffer a router has: its ring
+// positions and counts are 16 bits, and the sum of two stays below 2^16.
+const MaxBufferDepth = 1<<15 - 1
+
+// allArrived reports whether every flit input VC ivc holds (at least one)
+// has arrived by cycle c, from lastAt alone; false means it may not have
+// (read the slot). It never answers true early, however long the run: a
+// flit still on its way is at most a link's or the injection latency
+// ahead of c, a small positive difference; a flit that arrived gives
+// true, or false (read the slot) when it arrived 2^31 cycles or more
+// before c and the difference wraps (TestAllArrived).
+func (ivc *inputVC) allArrived(c sim.Cycle) bool { return int32(ivc.lastAt-uint32(c)) <= 0 }
 
 // Router is one input-queued VC router. Build it with New; the network calls
 // Accept and AddCredit for arrivals, then Step once per cycle, then drains
@@ -648,6 +670,7 @@ func (r *Router) accept(i int, f Flit, now sim.Cycle) {
 	pos := int(wrap(uint(ivc.head)+uint(ivc.count), uint(r.depth)))
 	sl := &r.slots[i*r.depth+pos]
 	sl.put(r, f, now)
+	ivc.lastAt = uint32(now)
 	ivc.count++
 	r.buffered++
 	if r.fab != nil {
@@ -679,7 +702,7 @@ func (r *Router) pop(i int, now sim.Cycle) (*inputVC, Flit) {
 	sl := &r.slots[i*r.depth+int(h)]
 	f := sl.flit()
 	sl.tx = uint64(now) << xBits // freed (an empty slot's x is never read)
-	ivc.head = int32(wrap(h+1, uint(r.depth)))
+	ivc.head = uint16(wrap(h+1, uint(r.depth)))
 	ivc.count--
 	ivc.remain--
 	r.buffered--
@@ -1062,7 +1085,7 @@ func (r *Router) allocateSwitch(now sim.Cycle) (moved int) {
 			v := wrap(k+uint(bits.TrailingZeros64(m)), vcs)
 			i := int32(p*vcs + v)
 			ivc := &in[i]
-			if ivc.readyAt > now || slots[i*depth+ivc.head].t() > now {
+			if ivc.readyAt > now || slots[i*depth+int32(ivc.head)].t() > now {
 				continue // in the pipeline, or the flit is still on its link
 			}
 			if !r.hasCredits(int32(ivc.outPort), int32(ivc.outVC), 1, now) {

@@ -50,6 +50,7 @@ func TestConfigValidate(t *testing.T) {
 		"bad switching":  {VCs: 2, BufferDepth: 4, Switching: 9},
 		"bad VC rule":    {VCs: 2, BufferDepth: 4, AdaptiveVC: 7},
 		"booksim scouts": {VCs: 2, BufferDepth: 4, AdaptiveVC: BookSimVC, Switching: Scouting},
+		"deep buffers":   {VCs: 2, BufferDepth: MaxBufferDepth + 1},
 	} {
 		if c.Validate() == nil {
 			t.Errorf("%s: accepted", name)
@@ -315,5 +316,37 @@ func TestSlotPacking(t *testing.T) {
 	}
 	if unsafe.Sizeof(inputVC{}) != 32 {
 		t.Errorf("inputVC is %d bytes, want 32 (two to a cache line)", unsafe.Sizeof(inputVC{}))
+	}
+}
+
+// TestAllArrived pins the traversal's shortcut: lastAt keeps 32 bits of
+// the last arrival, and allArrived may answer "not known" (false) for a
+// flit that did arrive, never "arrived" for one still on its link,
+// whatever the cycle, past 2^32 included.
+func TestAllArrived(t *testing.T) {
+	for _, c := range []struct {
+		last, at sim.Cycle
+		want     bool
+	}{
+		{10, 10, true},
+		{10, 9, false},
+		{10, 11, true},
+		{1<<32 + 5, 1<<32 + 4, false}, // past 2^32: the low bits compare as the cycles
+		{1<<32 + 5, 1<<32 + 5, true},  // and the wrap of the low 32 bits
+		{1<<32 - 1, 1 << 32, true},    // across the wrap of the low 32 bits
+		{1 << 32, 1<<32 - 1, false},   // one cycle ahead, across it
+		{1<<32 + 3, 1<<32 - 2, false}, // a link's delay ahead, across it
+		{7, 7 + 1<<31 + 1, false},     // older than 2^31 cycles: "not known", the caller reads the slot
+		{7, 7 + 1<<31 - 1, true},      // younger: known
+		{1<<40 + 2, 1<<40 + 1, false}, // far into a run
+		{1<<40 - 9, 1<<40 + 1, true},
+	} {
+		ivc := inputVC{lastAt: uint32(c.last)}
+		if got := ivc.allArrived(c.at); got != c.want {
+			t.Errorf("last arrival %d, cycle %d: allArrived %v, want %v", c.last, c.at, got, c.want)
+		}
+		if c.want && c.last > c.at {
+			t.Errorf("last arrival %d after cycle %d reported arrived", c.last, c.at)
+		}
 	}
 }
