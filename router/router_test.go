@@ -331,8 +331,8 @@ func TestAllArrived(t *testing.T) {
 		{10, 10, true},
 		{10, 9, false},
 		{10, 11, true},
-		{1<<32 + 5, 1<<32 + 4, false}, // past 2^32: the low bits compare as the cycles
-		{1<<32 + 5, 1<<32 + 5, true},  // and the wrap of the low 32 bits
+		{1<<32 + 5, 1<<32 + 4, false}, // past 2^32 the low bits compare as the cycles do
+		{1<<32 + 5, 1<<32 + 5, true},
 		{1<<32 - 1, 1 << 32, true},    // across the wrap of the low 32 bits
 		{1 << 32, 1<<32 - 1, false},   // one cycle ahead, across it
 		{1<<32 + 3, 1<<32 - 2, false}, // a link's delay ahead, across it
