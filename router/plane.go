@@ -103,7 +103,9 @@ type Plane struct {
 	cur   sim.Cycle // the allocation a re-evaluation due now decides: this cycle's before it runs, the next one's after
 
 	// Ejected lists the flits that left a router for its sink in the last
-	// Step, in router order (a router's Sent stays empty).
+	// Step, in router order when the local port is each router's only
+	// sink (direct networks) or RouterOrder is set, else in output port
+	// order (a router's Sent stays empty).
 	Ejected []Flit
 
 	part *planePart // a partition of a split plane (Split, plane_part.go), nil otherwise
@@ -116,7 +118,8 @@ type Plane struct {
 	// routers feeding one router write into it decides which draw each
 	// head gets. With deterministic routing the two orders give the same
 	// run (ejections, the only other order that shows, are in router
-	// order either way) and the port order is cheaper.
+	// order either way when the local port is each router's only sink, as
+	// in direct networks; see Ejected) and the port order is cheaper.
 	RouterOrder bool
 
 	// touchAhead has move load a list's lines first (touch): set when the
