@@ -319,34 +319,27 @@ func TestSlotPacking(t *testing.T) {
 	}
 }
 
-// TestAllArrived pins the traversal's shortcut: lastAt keeps 32 bits of
-// the last arrival, and allArrived may answer "not known" (false) for a
-// flit that did arrive, never "arrived" for one still on its link,
-// whatever the cycle, past 2^32 included.
+// TestAllArrived holds allArrived to its contract, derived per case from
+// the full cycles rather than typed in: never true while the last flit is
+// still ahead of the cycle (it would let a flit leave before it arrived);
+// always true once it has arrived and is less than 2^31 cycles old (else
+// the slot is read on every hop); either answer for older flits (reading
+// the slot is then only slower). The cases straddle 2^32, where the low 32
+// bits wrap, and the 2^31 age.
 func TestAllArrived(t *testing.T) {
-	for _, c := range []struct {
-		last, at sim.Cycle
-		want     bool
-	}{
-		{10, 10, true},
-		{10, 9, false},
-		{10, 11, true},
-		{1<<32 + 5, 1<<32 + 4, false}, // past 2^32 the low bits compare as the cycles do
-		{1<<32 + 5, 1<<32 + 5, true},
-		{1<<32 - 1, 1 << 32, true},    // across the wrap of the low 32 bits
-		{1 << 32, 1<<32 - 1, false},   // one cycle ahead, across it
-		{1<<32 + 3, 1<<32 - 2, false}, // a link's delay ahead, across it
-		{7, 7 + 1<<31 + 1, false},     // older than 2^31 cycles: "not known", the caller reads the slot
-		{7, 7 + 1<<31 - 1, true},      // younger: known
-		{1<<40 + 2, 1<<40 + 1, false}, // far into a run
-		{1<<40 - 9, 1<<40 + 1, true},
+	for _, c := range []struct{ last, at sim.Cycle }{
+		{10, 10}, {10, 9}, {10, 11},
+		{1<<32 + 5, 1<<32 + 4}, {1<<32 + 5, 1<<32 + 5},
+		{1<<32 - 1, 1 << 32}, {1 << 32, 1<<32 - 1}, {1<<32 + 3, 1<<32 - 2},
+		{7, 7 + 1<<31 - 1}, {7, 7 + 1<<31}, {7, 7 + 1<<31 + 1}, {7, 7 + 1<<32},
+		{1<<40 + 2, 1<<40 + 1}, {1<<40 - 9, 1<<40 + 1},
 	} {
-		ivc := inputVC{lastAt: uint32(c.last)}
-		if got := ivc.allArrived(c.at); got != c.want {
-			t.Errorf("last arrival %d, cycle %d: allArrived %v, want %v", c.last, c.at, got, c.want)
-		}
-		if c.want && c.last > c.at {
-			t.Errorf("last arrival %d after cycle %d reported arrived", c.last, c.at)
+		got := (&inputVC{lastAt: uint32(c.last)}).allArrived(c.at)
+		switch age := c.at - c.last; {
+		case age < 0 && got:
+			t.Errorf("last arrival %d, %d cycles after cycle %d: reported arrived", c.last, -age, c.at)
+		case age >= 0 && age < 1<<31 && !got:
+			t.Errorf("last arrival %d, %d cycles before cycle %d: not reported arrived", c.last, age, c.at)
 		}
 	}
 }
