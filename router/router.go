@@ -670,7 +670,7 @@ func (r *Router) accept(i int, f Flit, now sim.Cycle) {
 	pos := int(wrap(uint(ivc.head)+uint(ivc.count), uint(r.depth)))
 	sl := &r.slots[i*r.depth+pos]
 	sl.put(r, f, now)
-	ivc.lastAt = uint32(now)
+	ivc.lastAt = uint32(now) // (read by a plane only, which may take over a router holding flits: NewPlane)
 	ivc.count++
 	r.buffered++
 	if r.fab != nil {
