@@ -63,15 +63,17 @@ const usage = `flitsim: flit-level interconnection-network simulator
 Usage:
   flitsim run CONFIG... [--out DIR] [--workers N] [--threads T] [--seed S] [--resume] [--quiet]
               [--shard i/n|auto [--shard-count N]]
-  flitsim merge DIR... [--out DIR] [--quiet]
+  flitsim merge DIR... [--out DIR] [--quiet] [--baseline FILE] [--slack S] [--junit FILE]
+              [--write-baseline FILE]
   flitsim plot DIR... --out FILE [--label L,...]
   flitsim model CONFIG... [--out DIR] [--models NAME,...] [--extra]
   flitsim model --list
   flitsim errata [E1 ... E18]
   flitsim validate CONFIG... [--out DIR] [--workers N] [--baseline FILE] [--slack S]
               [--junit FILE] [--write-baseline FILE] [--model-timeout D]
-              [--shard i/n|auto [--shard-count N]] [--resume]
-  flitsim bench [--cycles N] [--warmup N] [--repeat R] [--cpu C] [--threads T]
+              [--shard i/n|auto [--shard-count N]] [--resume] [--quiet]
+  flitsim bench [--k K --n N --load L] [--threads T] [--cycles N] [--warmup N] [--repeat R]
+              [--cpu C]
   flitsim version
 
 Run "flitsim COMMAND --help" for the flags of a command. Exit codes: 0 ok,
