@@ -40,9 +40,9 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fs.Usage()
 		return withCode(exitUsage, fmt.Errorf("bench: --threads %d, want 1..%d, and not with --cpu (it pins one thread)", *threads, network.MaxThreads))
 	}
-	if *cycles < 1 || *warmup < 0 || *repeat < 1 || *k < 0 || (*k > 0 && (*k < 2 || *dims < 1 || *load <= 0 || *load > 1)) {
+	if bad := benchRangeError(*cycles, *warmup, *repeat, *k, *dims, *load); bad != "" {
 		fs.Usage()
-		return withCode(exitUsage, fmt.Errorf("bench: --cycles and --repeat must be >= 1, --warmup >= 0; --k >= 2 with --n >= 1 and 0 < --load <= 1"))
+		return withCode(exitUsage, fmt.Errorf("bench: %s", bad))
 	}
 	cases := network.SpeedCases
 	if *k > 0 {
@@ -116,4 +116,24 @@ func writeHeapProfile(path string) error {
 		return err
 	}
 	return f.Close()
+}
+
+// benchRangeError names the first of bench's flags out of its range, with
+// the value given and the range, or returns "" when all are in range.
+func benchRangeError(cycles, warmup, repeat, k, dims int, load float64) string {
+	switch {
+	case cycles < 1:
+		return fmt.Sprintf("--cycles %d, want >= 1", cycles)
+	case warmup < 0:
+		return fmt.Sprintf("--warmup %d, want >= 0", warmup)
+	case repeat < 1:
+		return fmt.Sprintf("--repeat %d, want >= 1", repeat)
+	case k < 0 || k == 1:
+		return fmt.Sprintf("--k %d, want >= 2 (or 0: the reference cases)", k)
+	case k > 0 && dims < 1:
+		return fmt.Sprintf("--n %d, want >= 1", dims)
+	case k > 0 && !(load > 0 && load <= 1):
+		return fmt.Sprintf("--load %g, want 0 < load <= 1 flits/node/cycle", load)
+	}
+	return ""
 }

@@ -19,13 +19,39 @@ func TestBenchPrintsHeadline(t *testing.T) {
 	}
 }
 
+// TestBenchUsage: a usage error exits 2 and its message names the flag
+// at fault with the value given.
 func TestBenchUsage(t *testing.T) {
-	for _, args := range [][]string{{"bench", "extra"}, {"bench", "--cycles", "0"}, {"bench", "--nope"}, {"bench", "--k", "1"}, {"bench", "--k", "4", "--load", "0"}} {
+	for _, c := range []struct {
+		args []string
+		says string
+	}{
+		{[]string{"bench", "extra"}, "takes no arguments"},
+		{[]string{"bench", "--nope"}, "--nope"},
+		{[]string{"bench", "--cycles", "0"}, "--cycles 0, want >= 1"},
+		{[]string{"bench", "--warmup", "-1"}, "--warmup -1, want >= 0"},
+		{[]string{"bench", "--repeat", "0"}, "--repeat 0, want >= 1"},
+		{[]string{"bench", "--k", "1"}, "--k 1, want >= 2"},
+		{[]string{"bench", "--k", "-3"}, "--k -3, want >= 2"},
+		{[]string{"bench", "--k", "16", "--n", "0"}, "--n 0, want >= 1"},
+		{[]string{"bench", "--k", "4", "--load", "0"}, "--load 0, want 0 < load <= 1"},
+		{[]string{"bench", "--k", "4", "--load", "2"}, "--load 2, want 0 < load <= 1"},
+		{[]string{"bench", "--threads", "0"}, "--threads 0, want 1.."},
+	} {
 		var out, errb bytes.Buffer
-		if code := Main(context.Background(), args, &out, &errb); code != exitUsage {
-			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
+		if code := Main(context.Background(), c.args, &out, &errb); code != exitUsage {
+			t.Errorf("%v: exit %d, want %d", c.args, code, exitUsage)
+		}
+		if !strings.Contains(errb.String(), c.says) {
+			t.Errorf("%v: the error does not say %q:\n%s", c.args, c.says, lastLine(errb.String()))
 		}
 	}
+}
+
+// lastLine returns the last non-empty line of s.
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return lines[len(lines)-1]
 }
 
 // TestBenchHelp: --help prints the flags and exits 0 without timing anything
