@@ -1,34 +1,12 @@
 package hugepage
 
 import (
-	"bufio"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"strconv"
-	"strings"
 	"testing"
-)
 
-// memAvailable returns MemAvailable of /proc/meminfo in bytes, 0 when it
-// cannot be read.
-func memAvailable() int64 {
-	f, err := os.Open("/proc/meminfo")
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), "MemAvailable:"); ok {
-			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
-			if err == nil {
-				return kb << 10
-			}
-		}
-	}
-	return 0
-}
+	"github.com/flitsim/flitsim/internal/sysmem"
+)
 
 // BenchmarkRandomLoad measures what a load from a random line of a large
 // array in huge pages costs on this machine, the floor under a flit-hop of
@@ -40,7 +18,8 @@ func memAvailable() int64 {
 //
 //	go test ./internal/hugepage -run '^$' -bench RandomLoad -benchtime 4x
 //
-// Sizes the machine cannot spare (MemAvailable) are skipped.
+// Sizes the process cannot spare (sysmem: MemAvailable, or the cgroup's
+// room when lower) are skipped.
 func BenchmarkRandomLoad(b *testing.B) {
 	const loads = 1 << 21
 	for _, gib := range []int{0, 1, 6} {
@@ -49,8 +28,8 @@ func BenchmarkRandomLoad(b *testing.B) {
 			bytes = int64(gib) << 30
 		}
 		name := fmt.Sprintf("%dMiB", bytes>>20)
-		if avail := memAvailable(); avail > 0 && bytes > avail*3/4 {
-			b.Run(name, func(b *testing.B) { b.Skipf("%d MiB available", avail>>20) })
+		if lim, err := sysmem.Read("/"); err == nil && lim.Available > 0 && bytes > lim.Available*3/4 {
+			b.Run(name, func(b *testing.B) { b.Skipf("%d MiB available", lim.Available>>20) })
 			continue
 		}
 		n := int(bytes / 8)
