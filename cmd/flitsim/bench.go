@@ -36,11 +36,7 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if help, err := fs.parse(args, ""); help || err != nil {
 		return err
 	}
-	if *threads < 1 || *threads > network.MaxThreads || *threads > 1 && *cpu >= 0 {
-		fs.Usage()
-		return withCode(exitUsage, fmt.Errorf("bench: --threads %d, want 1..%d, and not with --cpu (it pins one thread)", *threads, network.MaxThreads))
-	}
-	if bad := benchRangeError(*cycles, *warmup, *repeat, *k, *dims, *load); bad != "" {
+	if bad := benchRangeError(*threads, *cpu, *cycles, *warmup, *repeat, *k, *dims, *load); bad != "" {
 		fs.Usage()
 		return withCode(exitUsage, fmt.Errorf("bench: %s", bad))
 	}
@@ -118,10 +114,13 @@ func writeHeapProfile(path string) error {
 	return f.Close()
 }
 
-// benchRangeError names the first of bench's flags out of its range, with
-// the value given and the range, or returns "" when all are in range.
-func benchRangeError(cycles, warmup, repeat, k, dims int, load float64) string {
+// benchRangeError names the first of bench's flags out of its range (or
+// --threads with --cpu), with the value given and the range, or returns ""
+// when all are in range.
+func benchRangeError(threads, cpu, cycles, warmup, repeat, k, dims int, load float64) string {
 	switch {
+	case threads < 1 || threads > network.MaxThreads || threads > 1 && cpu >= 0:
+		return fmt.Sprintf("--threads %d, want 1..%d, and not with --cpu (it pins one thread)", threads, network.MaxThreads)
 	case cycles < 1:
 		return fmt.Sprintf("--cycles %d, want >= 1", cycles)
 	case warmup < 0:

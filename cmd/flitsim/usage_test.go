@@ -13,12 +13,19 @@ import (
 // longFlag matches a long flag as usage texts write it.
 var longFlag = regexp.MustCompile(`--[a-z][a-z0-9-]*`)
 
+// longFlags returns the long flags text names, sorted, each once.
+func longFlags(text string) []string {
+	flags := longFlag.FindAllString(text, -1)
+	slices.Sort(flags)
+	return slices.Compact(flags)
+}
+
 // flagsOf returns the long flags in the lines of text that describe
 // `flitsim cmd`: each line naming "flitsim cmd " and the indented
 // continuation lines after it (a line naming another command, or not
 // indented deeper, ends them).
 func flagsOf(text, cmd string) []string {
-	var flags []string
+	var lines strings.Builder
 	in := false
 	for line := range strings.SplitSeq(text, "\n") {
 		trimmed := strings.TrimSpace(line)
@@ -31,11 +38,10 @@ func flagsOf(text, cmd string) []string {
 		if in {
 			// What follows a '#' is a comment, not a flag of the command.
 			code, _, _ := strings.Cut(line, "#")
-			flags = append(flags, longFlag.FindAllString(code, -1)...)
+			lines.WriteString(code + "\n")
 		}
 	}
-	slices.Sort(flags)
-	return slices.Compact(flags)
+	return longFlags(lines.String())
 }
 
 // TestUsageTextsListTheFlags holds the README's command-line section and
@@ -63,9 +69,7 @@ func TestUsageTextsListTheFlags(t *testing.T) {
 		if err := dispatch(context.Background(), []string{cmd, "--help"}, &stdout, &stderr); err != nil {
 			t.Fatalf("flitsim %s --help: %v", cmd, err)
 		}
-		own := longFlag.FindAllString(stdout.String()+stderr.String(), -1)
-		slices.Sort(own)
-		own = slices.Compact(own)
+		own := longFlags(stdout.String() + stderr.String())
 		if len(own) < 2 {
 			t.Fatalf("flitsim %s --help lists %v: no flags found in\n%s%s", cmd, own, stdout.String(), stderr.String())
 		}
