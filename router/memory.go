@@ -45,9 +45,17 @@ func MemoryBytes(ports int, cfg Arch, classes int, adaptive bool) int64 {
 //	dec, qset              16 + 8
 //	Ejected                sizeof(Flit) (one port to a sink, the local one, in a direct network)
 //	its word's share       sizeof(planeWord)/64
-func PlaneMemoryBytes(ports int, cfg Arch) int64 {
+//	ejecting               sinkPorts·VCs·8 with wormhole switching (anonymous bodies,
+//	                       Plane.anon; counted whatever the delays and routing)
+//
+// sinkPorts is the number of ports that lead to a sink at some router: 1
+// (the local port) in a torus or hypercube, every port in a mesh (its edges).
+func PlaneMemoryBytes(ports int, cfg Arch, sinkPorts int) int64 {
 	n := int64(ports) * int64(cfg.VCs)
 	b := n * 4
+	if cfg.Switching != VirtualCutThrough && cfg.Switching != StoreAndForward {
+		b += int64(sinkPorts) * int64(cfg.VCs) * 8 // ejecting
+	}
 	b += 16 + 8 // dec, qset
 	b += int64(unsafe.Sizeof(Flit{}))
 	b += int64(unsafe.Sizeof(planeWord{}))/64 + 1

@@ -122,6 +122,40 @@ type Plane struct {
 	// in direct networks; see Ejected) and the port order is cheaper.
 	RouterOrder bool
 
+	// anon is set when the plane moves body flits without their slots
+	// ("anonymous bodies"): wormhole switching without adaptive selection
+	// or scouting, a credit delay of one cycle and links of at most two
+	// (LinkDelay, the switch's pipeline included). A body flit (neither
+	// head nor tail) between two routers then moves as a change of two
+	// input VCs' records: its slot is neither read nor written, as
+	// nothing reads it (issue 20: a hop read and wrote a slot pair at
+	// each end, two of its four or five lines). What a body's slot held
+	// is known without it there:
+	//
+	//   - which flit is at the front: the head while headNext, the tail
+	//     when one flit of the packet remains (remain), a body otherwise;
+	//   - its packet and destination, for the sink: ejecting, written
+	//     when the packet's head is granted an output VC of the local port;
+	//     bodies report no hop count (as the slot's layout already says,
+	//     only tails do); a deadlock report finds a body's packet from
+	//     the VCs upstream (Router.frontPacket);
+	//   - whether it has arrived: flits enter a VC at most one a cycle, so
+	//     the front one of c arrived at least c-1 cycles before lastAt,
+	//     which with links of one or two cycles settles every question
+	//     the plane asks (frontArrived);
+	//   - the credits of a buffer: with a credit delay of one cycle a slot
+	//     freed in a cycle is the sender's again in the next, and every
+	//     question the plane asks is about a later cycle, so a buffer that
+	//     is not full has a credit and no free cycle is read.
+	//
+	// The input VCs of the local port, which a NIC fills and checks
+	// (Inject), keep their slots' stamps as before.
+	anon      bool
+	localIVC  int                 // the first input VC of the local port: (ports-1)*VCs
+	ejecting  []uint64            // with anon, per router and output VC to a sink (ejectingAt): packet<<32 | destination of the packet it was last granted to (packetOf)
+	sinkAt    [MaxPlanePorts]int8 // with anon, per port: its index among the ports that lead to a sink at some router, -1 if none does
+	sinkPorts int
+
 	// touchAhead has move load a list's lines first (touch): set when the
 	// slots outgrow the last-level cache, below which touch only costs.
 	touchAhead bool
@@ -274,6 +308,24 @@ func NewPlane(f *Fabric, routers []*Router, horizon int) (*Plane, error) {
 		pl.ovCredits = make([]int32, len(routers)*pl.n)
 	}
 	pl.down = hugepage.Make[int32](len(routers) * pl.n)
+	pl.localIVC = r0.local * r0.vcs
+	if pl.anon = f.CreditDelay == 1 && f.LinkDelay <= 2 && !r0.cutThrough && !r0.rich; pl.anon {
+		// The ports that lead to a sink at some router (a direct network's
+		// local port; a mesh's edges too): ejecting keeps a record per
+		// router for each of their output VCs.
+		for q := range pl.sinkAt {
+			pl.sinkAt[q] = -1
+		}
+		for _, r := range routers {
+			for q := range r.ports {
+				if r.port[q].link.to == nil && pl.sinkAt[q] < 0 {
+					pl.sinkAt[q] = int8(pl.sinkPorts)
+					pl.sinkPorts++
+				}
+			}
+		}
+		pl.ejecting = hugepage.Make[uint64](len(routers) * pl.sinkPorts * pl.vcs)
+	}
 	pl.noInfinite = r0.noInfiniteCreditsAt
 	pl.touchAhead = int64(len(pl.slots))*int64(unsafe.Sizeof(slot{})) > touchAbove
 	pl.dec = hugepage.Make[int8](len(routers) << 4)
@@ -618,8 +670,14 @@ func (pl *Plane) evalVC(id int, i int32, t sim.Cycle) {
 	d := uint(pl.depth)
 	base := (g0 + int(i)) * pl.depth
 	due := ivc.readyAt
-	if !ivc.allArrived(t) { // (else the front flit is there by t: due is readyAt, or passed)
-		if at := pl.slots[base+int(ivc.head)].t(); at > due {
+	if !pl.frontArrived(g0+int(i), int(i), ivc, t) { // (else the front flit is there by t: due is readyAt, or passed)
+		at := sim.Cycle(0)
+		if pl.anon && int(i) < pl.localIVC && ivc.count == 1 {
+			at = t + sim.Cycle(int32(ivc.lastAt-uint32(t))) // the front flit is the last one
+		} else {
+			at = pl.slots[base+int(ivc.head)].t()
+		}
+		if at > due {
 			due = at
 		}
 	}
@@ -638,7 +696,7 @@ func (pl *Plane) evalVC(id int, i int32, t sim.Cycle) {
 	}
 	o := int(ivc.outVC)
 	if dg := downVC(ivc.down); dg >= 0 {
-		back, full := pl.nextCredit(dg)
+		back, full := pl.nextCredit(dg, t)
 		if full {
 			pl.feederWaits(dg) // the downstream buffer is full: its next departure re-evaluates (freedSlot)
 			return
@@ -673,12 +731,18 @@ func (pl *Plane) withdraw(id int, i int32) bool {
 // nextCredit returns the cycle the credit for the next flit into global
 // input VC g is back (its next slot's free cycle plus CreditDelay), or
 // full when the buffer has no free slot: freeFor(g, 1, ·) on the plane's
-// arrays, for the feeder's decisions.
-func (pl *Plane) nextCredit(g int) (back sim.Cycle, full bool) {
+// arrays, for the feeder's decision in cycle t. With anonymous bodies a
+// buffer that is not full has its credit back by t: every slot was freed
+// before t (the plane asks after the frees of the cycle before t, never
+// during those of t), and the credit delay is one cycle.
+func (pl *Plane) nextCredit(g int, t sim.Cycle) (back sim.Cycle, full bool) {
 	dv := &pl.ivc[g]
 	d := uint(pl.depth)
 	if uint(dv.count) >= d {
 		return 0, true
+	}
+	if pl.anon {
+		return t, false
 	}
 	return pl.slots[g*pl.depth+int(wrap(uint(dv.head+dv.count), d))].t() + pl.credit, false
 }
@@ -708,6 +772,7 @@ const (
 	movedTail                // the packet's tail left: tailLeft, then evalSA
 	movedEval                // the VC's request for the next cycle is not decided: evalSA
 	movedCross               // the downstream router is another partition's (Split): crossFlit
+	movedBody                // with movedCross: the flit was an anonymous body, which its slot does not hold (anon)
 )
 
 // move moves the front flit of each listed input VC (id<<6 | i: VC i of
@@ -741,11 +806,21 @@ func (pl *Plane) move(list []int32, now sim.Cycle) int {
 		g := g0 + i
 		ivc := &ivcs[g]
 		h := uint(ivc.head)
-		sl := &slots[g*d+int(h)]
-		sl.setT(now) // freed
+		// An anonymous body (anon) between routers: its slot is touched at
+		// neither end (a local port's VC still frees its slot, which the
+		// NIC reads).
+		body := pl.anon && !ivc.headNext && ivc.remain != 1
+		tail := ivc.remain == 1
+		var sl *slot
+		if !body || i >= pl.localIVC {
+			sl = &slots[g*d+int(h)]
+			sl.setT(now) // freed
+			tail = sl.pf&tailBit != 0
+		}
 		ivc.head = uint16(wrap(h+1, uint(d)))
 		ivc.count--
 		ivc.remain--
+		ivc.headNext = false
 		o := int(ivc.outVC)
 		dg := int(ivc.down)
 		var slow uint
@@ -754,19 +829,25 @@ func (pl *Plane) move(list []int32, now sim.Cycle) int {
 			if uint(dv.count) >= uint(d) {
 				panic(pl.router(dg / n).overflow(dg % n))
 			}
-			ds := &slots[dg*d+int(wrap(uint(dv.head+dv.count), uint(d)))]
-			ds.copyHop(sl, now+pl.link)
+			if !body {
+				ds := &slots[dg*d+int(wrap(uint(dv.head+dv.count), uint(d)))]
+				ds.copyHop(sl, now+pl.link)
+			}
 			dv.lastAt = uint32(now + pl.link)
 			dv.count++
 			if dv.count == 1 || pl.saf && int32(dv.count) == dv.remain {
 				slow = movedWritten
 			}
-			// The next credit: nextCredit(dg) written out on the loop's locals.
-			if uint(dv.count) >= uint(d) || slots[dg*d+int(wrap(uint(dv.head+dv.count), uint(d)))].t()+pl.credit > next {
+			// The next credit: nextCredit(dg) written out on the loop's
+			// locals (with anon, a buffer that is not full has one).
+			if uint(dv.count) >= uint(d) || !pl.anon && slots[dg*d+int(wrap(uint(dv.head+dv.count), uint(d)))].t()+pl.credit > next {
 				slow |= movedEval // no credit for the next flit in the next cycle
 			}
 		} else if dg < -1 {
 			slow = movedCross | movedEval // written after the barrier, which decides the VC's next request
+			if body {
+				slow |= movedBody
+			}
 		} else {
 			if o < pl.noInfinite { // the local port's count is unlimited: its line is not even read
 				c := &pl.ovCredits[g0+o]
@@ -776,15 +857,19 @@ func (pl *Plane) move(list []int32, now sim.Cycle) int {
 			}
 			k := len(pl.Ejected)
 			pl.Ejected = pl.Ejected[:k+1] // (NewPlane gives it room for one flit per output port to a sink)
-			pl.Ejected[k] = sl.flit()
+			if body {
+				pl.Ejected[k] = pl.ejectedBody(g)
+			} else {
+				pl.Ejected[k] = sl.flit()
+			}
 		}
 		if ivc.feederWaits {
 			ivc.feederWaits = false
 			slow |= movedFeeder
 		}
-		if sl.pf&tailBit != 0 {
+		if tail {
 			slow |= movedTail
-		} else if ivc.count == 0 || !ivc.allArrived(next) && slots[g*d+int(ivc.head)].t() > next {
+		} else if ivc.count == 0 || !pl.frontArrived(g, i, ivc, next) {
 			slow |= movedEval // the next flit is not there in the next cycle
 		}
 		if slow != 0 {
@@ -792,6 +877,47 @@ func (pl *Plane) move(list []int32, now sim.Cycle) int {
 		}
 	}
 	return len(list)
+}
+
+// frontArrived reports whether the front flit of global input VC g (VC i
+// of its router; ivc, holding at least one) has arrived by cycle t. With anonymous bodies a
+// VC between routers answers from its record alone: the front flit of c
+// arrived at least c-1 cycles before the last one (lastAt), as flits
+// enter a VC at most one a cycle, and with links of at most two cycles
+// that settles it whenever the plane asks (after the cycle that wrote the
+// last flit); a VC's slots are read only for flits a router alone wrote
+// (before NewPlane) and in the local port's VCs, which keep them.
+func (pl *Plane) frontArrived(g, i int, ivc *inputVC, t sim.Cycle) bool {
+	if ivc.allArrived(t) {
+		return true
+	}
+	if pl.anon && i < pl.localIVC {
+		if ivc.count == 1 {
+			return false // the front flit is the last one, arriving at lastAt
+		}
+		if int32(ivc.lastAt-uint32(t)) <= int32(ivc.count)-1 {
+			return true
+		}
+	}
+	return pl.slots[g*pl.depth+int(ivc.head)].t() <= t
+}
+
+// packetOf is flit f's packet and destination as Plane.ejecting keeps them.
+func packetOf(f Flit) uint64 { return uint64(uint32(f.Packet))<<32 | uint64(uint32(f.Dest)) }
+
+// ejectedBody returns the body flit leaving global input VC g (anon) for
+// the sink: its packet and destination from ejecting, and no hop count
+// (only tails report one).
+func (pl *Plane) ejectedBody(g int) Flit {
+	k := pl.ejecting[pl.ejectingAt(g/pl.n, int(pl.ivc[g].outVC))]
+	return Flit{Packet: int32(k >> 32), Dest: int32(uint32(k))}
+}
+
+// ejectingAt is where ejecting keeps output VC o (leading to a sink) of
+// router id.
+func (pl *Plane) ejectingAt(id, o int) int {
+	q, v := o/pl.vcs, o%pl.vcs
+	return (id*pl.sinkPorts+int(pl.sinkAt[q&(MaxPlanePorts-1)]))*pl.vcs + v
 }
 
 // moveSlow runs what move left to the routers' own code (slow: not 0)
@@ -805,7 +931,7 @@ func (pl *Plane) moveSlow(id, i int, slow uint, now sim.Cycle) {
 		pl.written(int(ivc.down), now+pl.link)
 	}
 	if slow&movedCross != 0 {
-		pl.crossFlit(id*pl.n+i, downVC(ivc.down))
+		pl.crossFlit(id*pl.n+i, downVC(ivc.down), slow&movedBody != 0)
 	}
 	if slow&(movedFeeder|movedTail) != 0 {
 		r := pl.router(id)
@@ -943,7 +1069,7 @@ func (pl *Plane) touch(list []int32) {
 	for _, e := range list {
 		g := int(e>>6)*n + int(e&63)
 		sink += pl.touchHop(g)
-		if pl.slots[g*pl.depth+int(pl.ivc[g].head)].pf&tailBit != 0 {
+		if pl.frontIsTail(g) {
 			tails = append(tails, e)
 		}
 	}
@@ -971,16 +1097,32 @@ func (pl *Plane) touchTails(tails []int32) (sink uint64) {
 
 // touchHop loads the head slot of global input VC g (its record loaded
 // before) and the input VC and slots its granted output VC feeds, for
-// touch and touchEvals; what it returns keeps the loads.
+// touch and touchEvals; what it returns keeps the loads. An anonymous body
+// between routers (anon) needs the downstream VC's record only.
 func (pl *Plane) touchHop(g int) (sink uint64) {
 	d := pl.depth
 	ivc := &pl.ivc[g]
-	sink = pl.slots[g*d+int(ivc.head)].tx
+	body := pl.anon && !ivc.headNext && ivc.remain != 1 && g%pl.n < pl.localIVC
+	if !body {
+		sink = pl.slots[g*d+int(ivc.head)].tx
+	}
 	if dg := int(ivc.down); dg >= 0 {
 		sink += uint64(pl.ivc[dg].count)
-		for k := 0; k < d; k += 4 {
-			sink += pl.slots[dg*d+k].tx
+		if !body {
+			for k := 0; k < d; k += 4 {
+				sink += pl.slots[dg*d+k].tx
+			}
 		}
 	}
 	return sink
+}
+
+// frontIsTail reports whether the front flit of global input VC g
+// (holding one) is its packet's tail: from the record with anonymous
+// bodies, else from its slot.
+func (pl *Plane) frontIsTail(g int) bool {
+	if ivc := &pl.ivc[g]; pl.anon {
+		return ivc.remain == 1
+	}
+	return pl.slots[g*pl.depth+int(pl.ivc[g].head)].pf&tailBit != 0
 }

@@ -197,13 +197,17 @@ func downVC(d int32) int {
 }
 
 // crossFlit puts the flit that just left global input VC g (its slot
-// before the head) for global input VC dg of another partition's router in
+// before the head; an anonymous body is a Flit with no flags, whose slot
+// nothing reads) for global input VC dg of another partition's router in
 // the outbox, one hop further.
-func (pl *Plane) crossFlit(g, dg int) {
-	ivc := &pl.ivc[g]
-	d := uint(pl.depth)
-	f := pl.slots[g*pl.depth+int(wrap(uint(ivc.head)+d-1, d))].flit()
-	f.Hops++
+func (pl *Plane) crossFlit(g, dg int, body bool) {
+	var f Flit
+	if !body {
+		ivc := &pl.ivc[g]
+		d := uint(pl.depth)
+		f = pl.slots[g*pl.depth+int(wrap(uint(ivc.head)+d-1, d))].flit()
+		f.Hops++
+	}
 	pp := pl.part
 	k := pl.router(dg / pl.n).plane.part.index
 	pp.out[k] = append(pp.out[k], crossing{g: int32(dg), flit: f})

@@ -31,10 +31,13 @@ func (pl *Plane) creditReturned(r *Router, owner int32) { pl.at(pl.cur, r, owner
 // granted records that input VC i of r owns output VC o of port q (the
 // router then has it re-evaluated when its VC allocation delay is over,
 // Plane.at), and copies where o leads into the input VC (inputVC.down).
-func (pl *Plane) granted(r *Router, i, o int32, q int16) {
+func (pl *Plane) granted(r *Router, i, o int32, q int8) {
 	w, bit := planeBit(r.ID())
 	pl.words[w].dirQ[i&63][q&15] |= bit
 	r.in[i].down = pl.down[r.id*pl.n+int(o)]
+	if pl.anon && pl.down[r.id*pl.n+int(o)] == -1 { // a sink: the head at the front of i names the packet of its bodies there (ejectedBody)
+		pl.ejecting[pl.ejectingAt(r.id, int(o))] = packetOf(r.slots[int(i)*r.depth+int(r.in[i].head)].flit())
+	}
 }
 
 // released records that input VC i of r no longer owns an output VC of

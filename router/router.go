@@ -165,7 +165,7 @@ type Flit struct {
 	Dest   int32 // destination router, read by the head for routing
 	Len    int32 // packet length in flits, read by the head (cut-through checks)
 	Flags  Flag
-	Hops   uint16 // links crossed so far, counted by the network (in the struct's padding); a router's buffers keep it on every flit but the head of a multi-flit packet, whose slot holds Len there (see slot): read it from the tail
+	Hops   uint16 // links crossed so far, counted by the network (in the struct's padding); a router's buffers keep it on every flit but the head of a multi-flit packet, whose slot holds Len there (see slot), and a plane with anonymous bodies keeps it on neither (Plane.anon): read it from the tail
 }
 
 // IsHead reports whether f is its packet's head flit.
@@ -224,6 +224,10 @@ const (
 // every other flit (only tails report Hops): a flit read back from a slot
 // (Sent, Plane.Ejected) has Hops 0 if it is the head of a multi-flit
 // packet, and Len only on heads. Lengths and hop counts up to 2^24-1 fit.
+// A plane with anonymous bodies (Plane.anon) writes and reads the slots of
+// heads and tails only between routers: there a body's slot holds
+// whatever it held before, and Plane.Ejected gives a body its packet and
+// destination from Plane.ejecting, with Hops 0.
 type slot struct {
 	pf   uint32
 	dest int32
@@ -322,8 +326,12 @@ type inputVC struct {
 	// down is, in a plane, the global input VC the granted output VC
 	// feeds (the plane's down entry of outVC, copied at the grant so that
 	// a flit's hop reads no table line: issue 20), as that table encodes it.
-	down        int32
-	outPort     int16 // chosen output port (from routing)
+	down    int32
+	outPort int8 // chosen output port (from routing; ports are at most 64)
+	// headNext is set while the front flit is its packet's head, from the
+	// start of its routing until it leaves: a plane with anonymous bodies
+	// (Plane.anon) tells a head from a body by it, not by the slot.
+	headNext    bool
 	state       uint8
 	feederWaits bool // plane: the input VC feeding this one upstream waits for a free slot (plane.go)
 	readyAt     sim.Cycle
@@ -705,6 +713,7 @@ func (r *Router) pop(i int, now sim.Cycle) (*inputVC, Flit) {
 	ivc.head = uint16(wrap(h+1, uint(r.depth)))
 	ivc.count--
 	ivc.remain--
+	ivc.headNext = false
 	r.buffered--
 	return ivc, f
 }
@@ -813,6 +822,7 @@ func (r *Router) startRouting(i int, at sim.Cycle) {
 	}
 	r.computeRoute(i, f.Dest, at)
 	ivc.remain = f.Len
+	ivc.headNext = true
 	ivc.state = vcRouting
 	ivc.readyAt = at + sim.Cycle(r.cfg.RoutingDelay)
 	r.waitingVA++
@@ -847,7 +857,7 @@ func (r *Router) computeRoute(i int, dest int32, at sim.Cycle) {
 			c.Class = k
 		}
 	}
-	ivc.outPort = int16(c.Port)
+	ivc.outPort = int8(c.Port)
 	lo, hi := r.vcRange(c)
 	base := int32(c.Port * r.vcs)
 	ivc.vcLo, ivc.vcHi = int8(lo-base), int8(hi-base)
@@ -1027,7 +1037,7 @@ func (r *Router) grantVC(i, o int32, now sim.Cycle) {
 	ivc.state, ivc.outVC = vcActive, int16(o)
 	ivc.readyAt = now + sim.Cycle(r.cfg.VCAllocDelay)
 	if r.rich {
-		ivc.outPort = int16(o / int32(r.vcs))
+		ivc.outPort = int8(o / int32(r.vcs))
 	}
 	r.own(o, i, int32(ivc.outPort), now)
 	r.waitingVA--
@@ -1184,6 +1194,30 @@ func (r *Router) tailLeft(i int, o, q int32, now sim.Cycle) {
 	r.mark(r.portVC(i))
 }
 
+// frontPacket returns the packet of the front flit of input VC i (holding
+// one), for reports: its slot's, or, for an anonymous body of a plane
+// (Plane.anon), its tail's if the tail is in the VC (remain <= count), else
+// that of the front flit of the input VC upstream that owns the output VC
+// feeding this one: the packet's tail has not left it, so it still sends
+// that packet. The walk ends at a VC holding the tail or at a local input
+// VC, whose slots a NIC wrote whole.
+func (r *Router) frontPacket(i int) int32 {
+	for {
+		pl, ivc := r.plane, &r.in[i]
+		if pl == nil || !pl.anon || i >= pl.localIVC || ivc.state != vcActive || ivc.headNext || ivc.remain == 1 {
+			return r.slots[i*r.depth+int(ivc.head)].packet()
+		}
+		if int32(ivc.count) >= ivc.remain {
+			return r.slots[i*r.depth+int(wrap(uint(int32(ivc.head)+ivc.remain-1), uint(r.depth)))].packet()
+		}
+		up, o := r.feeder(i/r.vcs, int32(i))
+		if up == nil || up.owner(o) < 0 {
+			panic(fmt.Sprintf("router %d: input VC %d holds a body whose tail is neither in it nor upstream", r.id, i))
+		}
+		r, i = up, int(up.owner(o))
+	}
+}
+
 // BlockedVC describes an input VC holding flits, for deadlock reports.
 type BlockedVC struct {
 	Port, VC   int
@@ -1204,7 +1238,7 @@ func (r *Router) Blocked(dst []BlockedVC, now sim.Cycle) []BlockedVC {
 			continue
 		}
 		b := BlockedVC{Port: i / r.vcs, VC: i % r.vcs, Flits: int(ivc.count),
-			Packet: r.slots[i*r.depth+int(ivc.head)].packet(), OutPort: int(ivc.outPort), OutVC: -1, OutCredits: -1}
+			Packet: r.frontPacket(i), OutPort: int(ivc.outPort), OutVC: -1, OutCredits: -1}
 		switch ivc.state {
 		case vcRouting:
 			b.State = "vc-allocation"

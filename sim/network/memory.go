@@ -130,7 +130,11 @@ func EstimateMemory(cfg Config) (Memory, error) {
 	classes := cfg.Router.VCs
 	m.PerRouter = router.MemoryBytes(m.Ports, cfg.Router, classes, cfg.Routing == RoutingAdaptive)
 	if planed {
-		m.PerRouter += router.PlaneMemoryBytes(m.Ports, cfg.Router)
+		sinkPorts := 1 // the local port
+		if cfg.Topology.Kind == topology.Mesh {
+			sinkPorts = m.Ports // a mesh's edge ports lead nowhere
+		}
+		m.PerRouter += router.PlaneMemoryBytes(m.Ports, cfg.Router, sinkPorts)
 	}
 	rng := int64(8 + unsafe.Sizeof(rand.Rand{}) + unsafe.Sizeof(rand.PCG{}))
 	m.PerTerminal = int64(unsafe.Sizeof(nic{})) + int64(cfg.InjectionVCs)*int64(unsafe.Sizeof(nicLane{})) +

@@ -2,6 +2,7 @@ package network
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"reflect"
 	"strings"
@@ -146,6 +147,37 @@ func TestDeadlockIsDetected(t *testing.T) {
 		t.Fatalf("status %s, %d blocked (%s), want deadlock", res.Status, len(res.Blocked), res.Reason)
 	}
 	t.Logf("deadlock at cycle %d: %s", res.DeadlockCycle, res.Reason)
+}
+
+// TestDeadlockReportWithoutSlots runs TestDeadlockIsDetected's ring with
+// the plane, which moves body flits without their slots (router.Plane:
+// anonymous bodies) and finds a blocked body's packet upstream, and with
+// each router allocating alone, which reads every flit's slot: the two
+// must report the same deadlock, packet for packet.
+func TestDeadlockReportWithoutSlots(t *testing.T) {
+	cfg := Config{
+		Topology: topology.Spec{Kind: topology.Ring, K: 8, N: 1},
+		Router:   router.Arch{VCs: 1, BufferDepth: 4},
+		Pattern:  traffic.PatternSpec{Name: "uniform"}, Process: "bernoulli", Rate: 0.05,
+		Length: LengthSpec{Flits: 7}, Seed: 2, Run: quickRun(100000),
+		singleClass: true,
+	}
+	cfg.Run.BacklogLimit = 1e9
+	cfg.Run.DeadlockCycles = 500
+	planed := mustRun(t, cfg)
+	cfg.ownAllocators = true
+	alone := mustRun(t, cfg)
+	if planed.Status != sim.StatusDeadlock || len(planed.Blocked) == 0 {
+		t.Fatalf("status %s, %d blocked (%s), want deadlock", planed.Status, len(planed.Blocked), planed.Reason)
+	}
+	bodies := 0
+	for _, b := range planed.Blocked {
+		bodies += b.Flits - 1
+	}
+	if got, want := fmt.Sprint(planed.Blocked), fmt.Sprint(alone.Blocked); got != want || bodies == 0 {
+		t.Fatalf("plane reports %s\nrouters alone %s\n(%d flits behind the fronts)", got, want, bodies)
+	}
+	t.Logf("deadlock at cycle %d: %s", planed.DeadlockCycle, planed.Reason)
 }
 
 func TestRunHonoursCancellation(t *testing.T) {
