@@ -31,9 +31,12 @@
 // allocation and traversals itself. It holds the routers' input VCs,
 // buffers and counted credits in network-wide arrays (each router's own
 // slices are windows of them), so a traversal goes from one global VC to
-// the next without loading the routers. Its decisions are the routers'
-// own, cycle for cycle (see Plane); a router in a plane is not stepped by
-// Step.
+// the next without loading the routers. With a credit delay of one cycle
+// and links of at most two (the reference router's), it moves the body
+// flits of wormhole packets routed without adaptive selection between
+// routers by their VCs' records alone, without their slots. Its decisions
+// are the routers' own, cycle for cycle (see Plane); a router in a plane
+// is not stepped by Step.
 //
 // # Stepping
 //
