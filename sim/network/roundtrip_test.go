@@ -3,10 +3,7 @@ package network
 import (
 	"testing"
 
-	"github.com/flitsim/flitsim/router"
 	"github.com/flitsim/flitsim/sim"
-	"github.com/flitsim/flitsim/topology"
-	"github.com/flitsim/flitsim/traffic"
 )
 
 // TestRoundTrip pins the round trip on a plain and a slow pipeline.
@@ -27,13 +24,8 @@ func TestRoundTrip(t *testing.T) {
 // "saturated". The run stops with the network stalled, so it is reported
 // as the deadlock it is.
 func TestHugeDeadlockCyclesStillDeadlock(t *testing.T) {
-	cfg := Config{
-		Topology: topology.Spec{Kind: topology.Ring, K: 4, N: 1},
-		Router:   router.Arch{VCs: 1, BufferDepth: 2},
-		Pattern:  traffic.PatternSpec{Name: "uniform"}, Process: "bernoulli", Rate: 0.04,
-		Length: LengthSpec{Flits: 8}, Seed: 1, Run: quickRun(100000),
-		singleClass: true,
-	}
+	cfg := deadlockRing(4, 2, 8, 0.04, 1)
+	cfg.Run = quickRun(100000) // with its backlog rule, which stopped the run first
 	cfg.Run.DeadlockCycles = 1 << 40
 	res := mustRun(t, cfg)
 	if res.Status != sim.StatusDeadlock || len(res.Blocked) == 0 {

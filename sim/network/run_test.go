@@ -129,41 +129,41 @@ func TestSaturationIsReportedNotANumber(t *testing.T) {
 	t.Logf("saturated at cycle %d: %s; accepted %.4f of %.4f offered", res.Cycles, res.Reason, res.Accepted, res.Offered)
 }
 
-// TestDeadlockIsDetected removes the dateline classes from a unidirectional
-// ring with one VC: wormhole packets longer than the buffers then wait on
-// each other round the ring. The run must stop and name the blocked VCs.
-func TestDeadlockIsDetected(t *testing.T) {
+// deadlockRing is a unidirectional ring of k routers with one VC of depth
+// flits and no dateline classes, fed wormhole packets of the given length
+// (longer than the buffers) at rate: they wait on each other round the
+// ring. The run stops 500 cycles after the last flit moved.
+func deadlockRing(k, depth, flits int, rate float64, seed uint64) Config {
 	cfg := Config{
-		Topology: topology.Spec{Kind: topology.Ring, K: 4, N: 1},
-		Router:   router.Arch{VCs: 1, BufferDepth: 2},
-		Pattern:  traffic.PatternSpec{Name: "uniform"}, Process: "bernoulli", Rate: 0.04,
-		Length: LengthSpec{Flits: 8}, Seed: 1, Run: quickRun(100000),
+		Topology: topology.Spec{Kind: topology.Ring, K: k, N: 1},
+		Router:   router.Arch{VCs: 1, BufferDepth: depth},
+		Pattern:  traffic.PatternSpec{Name: "uniform"}, Process: "bernoulli", Rate: rate,
+		Length: LengthSpec{Flits: flits}, Seed: seed, Run: quickRun(100000),
 		singleClass: true,
 	}
 	cfg.Run.BacklogLimit = 1e9
 	cfg.Run.DeadlockCycles = 500
-	res := mustRun(t, cfg)
+	return cfg
+}
+
+// TestDeadlockIsDetected removes the dateline classes from a unidirectional
+// ring with one VC: wormhole packets longer than the buffers then wait on
+// each other round the ring. The run must stop and name the blocked VCs.
+func TestDeadlockIsDetected(t *testing.T) {
+	res := mustRun(t, deadlockRing(4, 2, 8, 0.04, 1))
 	if res.Status != sim.StatusDeadlock || len(res.Blocked) == 0 {
 		t.Fatalf("status %s, %d blocked (%s), want deadlock", res.Status, len(res.Blocked), res.Reason)
 	}
 	t.Logf("deadlock at cycle %d: %s", res.DeadlockCycle, res.Reason)
 }
 
-// TestDeadlockReportWithoutSlots runs TestDeadlockIsDetected's ring with
-// the plane, which moves body flits without their slots (router.Plane:
+// TestDeadlockReportWithoutSlots runs a ring like TestDeadlockIsDetected's
+// with the plane, which moves body flits without their slots (router.Plane:
 // anonymous bodies) and finds a blocked body's packet upstream, and with
 // each router allocating alone, which reads every flit's slot: the two
 // must report the same deadlock, packet for packet.
 func TestDeadlockReportWithoutSlots(t *testing.T) {
-	cfg := Config{
-		Topology: topology.Spec{Kind: topology.Ring, K: 8, N: 1},
-		Router:   router.Arch{VCs: 1, BufferDepth: 4},
-		Pattern:  traffic.PatternSpec{Name: "uniform"}, Process: "bernoulli", Rate: 0.05,
-		Length: LengthSpec{Flits: 7}, Seed: 2, Run: quickRun(100000),
-		singleClass: true,
-	}
-	cfg.Run.BacklogLimit = 1e9
-	cfg.Run.DeadlockCycles = 500
+	cfg := deadlockRing(8, 4, 7, 0.05, 2) // (with the ring above, the stale slots happen to hold the right packets)
 	planed := mustRun(t, cfg)
 	cfg.ownAllocators = true
 	alone := mustRun(t, cfg)
