@@ -234,7 +234,10 @@ func (r *Router) arrived(i int, k int32, now sim.Cycle) bool {
 }
 
 // Arrived returns the flits in the router's input buffers in cycle now,
-// those still on their links excluded.
+// those still on their links excluded. It reads each flit's arrival stamp:
+// a router in a plane that moves bodies without their slots (the plane's
+// anon, a direct network's) keeps none for its bodies, so Arrived is for
+// routers stepped alone or in a fabric (the multistage networks).
 func (r *Router) Arrived(now sim.Cycle) int {
 	n := 0
 	for i := range r.in {
