@@ -1014,7 +1014,7 @@ func (pl *Plane) touchEvals(list []int32) {
 	}
 	for _, x := range list {
 		if x >= 0 {
-			sink += pl.touchHop(int(x>>6)*n + int(x&63))
+			sink += pl.touchHop(int(x>>6)*n+int(x&63), true)
 		}
 	}
 	pl.sink += sink
@@ -1068,7 +1068,7 @@ func (pl *Plane) touch(list []int32) {
 	tails := pl.tails[:0]
 	for _, e := range list {
 		g := int(e>>6)*n + int(e&63)
-		sink += pl.touchHop(g)
+		sink += pl.touchHop(g, false)
 		if pl.frontIsTail(g) {
 			tails = append(tails, e)
 		}
@@ -1097,12 +1097,14 @@ func (pl *Plane) touchTails(tails []int32) (sink uint64) {
 
 // touchHop loads the head slot of global input VC g (its record loaded
 // before) and the input VC and slots its granted output VC feeds, for
-// touch and touchEvals; what it returns keeps the loads. An anonymous body
-// between routers (anon) needs the downstream VC's record only.
-func (pl *Plane) touchHop(g int) (sink uint64) {
+// touch (eval false) and touchEvals (eval true); what it returns keeps the
+// loads. With anonymous bodies (anon) a VC between routers needs the
+// downstream VC's record only when its front flit is a body, or when it
+// is re-evaluated (evalVC then reads no slot).
+func (pl *Plane) touchHop(g int, eval bool) (sink uint64) {
 	d := pl.depth
 	ivc := &pl.ivc[g]
-	body := pl.anon && !ivc.headNext && ivc.remain != 1 && g%pl.n < pl.localIVC
+	body := pl.anon && (eval || !ivc.headNext && ivc.remain != 1) && g%pl.n < pl.localIVC
 	if !body {
 		sink = pl.slots[g*d+int(ivc.head)].tx
 	}
