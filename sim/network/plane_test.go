@@ -81,6 +81,23 @@ func planeCase(rng *rand.Rand) Config {
 	return c
 }
 
+// slotlessCase draws a configuration of planeCase's kind that the plane
+// runs without the slots of body flits (router.Plane: anonymous bodies):
+// wormhole switching without adaptive selection, a credit delay of one
+// cycle, links (switch pipeline and line) of one or two cycles; the rest
+// varies as in planeCase.
+func slotlessCase(rng *rand.Rand) Config {
+	c := planeCase(rng)
+	c.Router.Switching = router.Wormhole
+	if c.Routing == RoutingAdaptive {
+		c.Routing, c.EscapeVCs = RoutingDimensionOrder, 0
+	}
+	c.CreditDelay = 1
+	c.Router.SwitchTraversalDelay = 0
+	c.LinkLatency = 1 + rng.IntN(2-c.Router.SwitchAllocDelay)
+	return c
+}
+
 // runTrace steps a network cycles cycles and returns every delivery in the
 // order the network reported it, with the cycle.
 func runTrace(t *testing.T, cfg Config, cycles int) (trace []string, state string) {
@@ -110,9 +127,9 @@ func runTrace(t *testing.T, cfg Config, cycles int) (trace []string, state strin
 // in the same order, cycle by cycle, and the same channel counts: the
 // plane is an exact replacement, not an approximation.
 func TestPlaneMatchesOwnAllocators(t *testing.T) {
-	cases, cycles := 60, 3000
+	cases, slotless, cycles := 60, 16, 3000
 	if testing.Short() {
-		cases, cycles = 24, 2000
+		cases, slotless, cycles = 24, 8, 2000
 	}
 	rng := rand.New(rand.NewPCG(7, 11))
 	// Networks of more than 64 routers, whose masks span several words
@@ -127,13 +144,16 @@ func TestPlaneMatchesOwnAllocators(t *testing.T) {
 	fiveCube := SpeedCase{K: 4, Dims: 5, Load: 0.15}.Config()
 	sevenCube := SpeedCase{K: 3, Dims: 7, Load: 0.1}.Config()
 	multiword = append(multiword, cube, fiveCube, sevenCube)
-	for k := 0; k < cases+len(multiword); k++ {
+	for k := 0; k < len(multiword)+cases+slotless; k++ {
 		var cfg Config
-		if k < len(multiword) {
+		switch {
+		case k < len(multiword):
 			cfg = multiword[k]
 			cfg.Seed = uint64(k) + 1
-		} else {
+		case k < len(multiword)+cases:
 			cfg = planeCase(rng)
+		default:
+			cfg = slotlessCase(rng) // (after the others: their draws are unchanged)
 		}
 		routing := cfg.Routing
 		if routing == "" {
