@@ -142,7 +142,7 @@ type Plane struct {
 	//   - whether it has arrived: flits enter a VC at most one a cycle, so
 	//     the front one of c arrived at least c-1 cycles before lastAt,
 	//     which with links of one or two cycles settles every question
-	//     the plane asks (frontArrived);
+	//     the plane asks (frontAt);
 	//   - the credits of a buffer: with a credit delay of one cycle a slot
 	//     freed in a cycle is the sender's again in the next, and every
 	//     question the plane asks is about a later cycle, so a buffer that
@@ -670,16 +670,8 @@ func (pl *Plane) evalVC(id int, i int32, t sim.Cycle) {
 	d := uint(pl.depth)
 	base := (g0 + int(i)) * pl.depth
 	due := ivc.readyAt
-	if !pl.frontArrived(g0+int(i), int(i), ivc, t) { // (else the front flit is there by t: due is readyAt, or passed)
-		at := sim.Cycle(0)
-		if pl.anon && int(i) < pl.localIVC && ivc.count == 1 {
-			at = t + sim.Cycle(int32(ivc.lastAt-uint32(t))) // the front flit is the last one
-		} else {
-			at = pl.slots[base+int(ivc.head)].t()
-		}
-		if at > due {
-			due = at
-		}
+	if at := pl.frontAt(g0+int(i), int(i), ivc, t); at > due {
+		due = at
 	}
 	if pl.saf {
 		// Store-and-forward: the whole packet must have arrived.
@@ -809,13 +801,12 @@ func (pl *Plane) move(list []int32, now sim.Cycle) int {
 		// An anonymous body (anon) between routers: its slot is touched at
 		// neither end (a local port's VC still frees its slot, which the
 		// NIC reads).
-		body := pl.anon && !ivc.headNext && ivc.remain != 1
-		tail := ivc.remain == 1
+		body := pl.bodyFront(ivc)
+		tail := ivc.remain == 1 // (remain counts the packet's flits still here or upstream: startRouting)
 		var sl *slot
 		if !body || i >= pl.localIVC {
 			sl = &slots[g*d+int(h)]
 			sl.setT(now) // freed
-			tail = sl.pf&tailBit != 0
 		}
 		ivc.head = uint16(wrap(h+1, uint(d)))
 		ivc.count--
@@ -869,7 +860,7 @@ func (pl *Plane) move(list []int32, now sim.Cycle) int {
 		}
 		if tail {
 			slow |= movedTail
-		} else if ivc.count == 0 || !pl.frontArrived(g, i, ivc, next) {
+		} else if ivc.count == 0 || pl.frontAt(g, i, ivc, next) > next {
 			slow |= movedEval // the next flit is not there in the next cycle
 		}
 		if slow != 0 {
@@ -879,28 +870,35 @@ func (pl *Plane) move(list []int32, now sim.Cycle) int {
 	return len(list)
 }
 
-// frontArrived reports whether the front flit of global input VC g (VC i
-// of its router; ivc, holding at least one) has arrived by cycle t. With anonymous bodies a
-// VC between routers answers from its record alone: the front flit of c
-// arrived at least c-1 cycles before the last one (lastAt), as flits
-// enter a VC at most one a cycle, and with links of at most two cycles
-// that settles it whenever the plane asks (after the cycle that wrote the
-// last flit); a VC's slots are read only for flits a router alone wrote
-// (before NewPlane) and in the local port's VCs, which keep them.
-func (pl *Plane) frontArrived(g, i int, ivc *inputVC, t sim.Cycle) bool {
+// frontAt returns the cycle the front flit of global input VC g (VC i of
+// its router; ivc, holding at least one) arrives, or t when it has arrived
+// by cycle t. With anonymous bodies a VC between routers answers from its
+// record alone: the front flit of c arrived at least c-1 cycles before the
+// last one (lastAt), as flits enter a VC at most one a cycle, and with
+// links of at most two cycles that settles it whenever the plane asks
+// (after the cycle that wrote the last flit); a VC's slots are read only
+// for flits a router alone wrote (before NewPlane) and in the local port's
+// VCs, which keep them.
+func (pl *Plane) frontAt(g, i int, ivc *inputVC, t sim.Cycle) sim.Cycle {
 	if ivc.allArrived(t) {
-		return true
+		return t
 	}
 	if pl.anon && i < pl.localIVC {
 		if ivc.count == 1 {
-			return false // the front flit is the last one, arriving at lastAt
+			return t + sim.Cycle(int32(ivc.lastAt-uint32(t))) // the front flit is the last one
 		}
 		if int32(ivc.lastAt-uint32(t)) <= int32(ivc.count)-1 {
-			return true
+			return t
 		}
 	}
-	return pl.slots[g*pl.depth+int(ivc.head)].t() <= t
+	return max(pl.slots[g*pl.depth+int(ivc.head)].t(), t)
 }
+
+// bodyFront reports whether the front flit of input VC ivc is a body that
+// moves without its slot (anon): neither its packet's head (headNext) nor
+// its tail (remain). A local port's VC still keeps its slots (the NIC
+// reads them); callers that care test the VC's index (localIVC).
+func (pl *Plane) bodyFront(ivc *inputVC) bool { return pl.anon && !ivc.headNext && ivc.remain != 1 }
 
 // packetOf is flit f's packet and destination as Plane.ejecting keeps them.
 func packetOf(f Flit) uint64 { return uint64(uint32(f.Packet))<<32 | uint64(uint32(f.Dest)) }
@@ -1069,7 +1067,7 @@ func (pl *Plane) touch(list []int32) {
 	for _, e := range list {
 		g := int(e>>6)*n + int(e&63)
 		sink += pl.touchHop(g, false)
-		if pl.frontIsTail(g) {
+		if pl.ivc[g].remain == 1 { // the front flit is the tail
 			tails = append(tails, e)
 		}
 	}
@@ -1104,7 +1102,7 @@ func (pl *Plane) touchTails(tails []int32) (sink uint64) {
 func (pl *Plane) touchHop(g int, eval bool) (sink uint64) {
 	d := pl.depth
 	ivc := &pl.ivc[g]
-	body := pl.anon && (eval || !ivc.headNext && ivc.remain != 1) && g%pl.n < pl.localIVC
+	body := (eval && pl.anon || pl.bodyFront(ivc)) && g%pl.n < pl.localIVC
 	if !body {
 		sink = pl.slots[g*d+int(ivc.head)].tx
 	}
@@ -1117,14 +1115,4 @@ func (pl *Plane) touchHop(g int, eval bool) (sink uint64) {
 		}
 	}
 	return sink
-}
-
-// frontIsTail reports whether the front flit of global input VC g
-// (holding one) is its packet's tail: from the record with anonymous
-// bodies, else from its slot.
-func (pl *Plane) frontIsTail(g int) bool {
-	if ivc := &pl.ivc[g]; pl.anon {
-		return ivc.remain == 1
-	}
-	return pl.slots[g*pl.depth+int(pl.ivc[g].head)].pf&tailBit != 0
 }

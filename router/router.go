@@ -1204,7 +1204,7 @@ func (r *Router) tailLeft(i int, o, q int32, now sim.Cycle) {
 func (r *Router) frontPacket(i int) int32 {
 	for {
 		pl, ivc := r.plane, &r.in[i]
-		if pl == nil || !pl.anon || i >= pl.localIVC || ivc.state != vcActive || ivc.headNext || ivc.remain == 1 {
+		if pl == nil || i >= pl.localIVC || ivc.state != vcActive || !pl.bodyFront(ivc) {
 			return r.slots[i*r.depth+int(ivc.head)].packet()
 		}
 		if int32(ivc.count) >= ivc.remain {
