@@ -161,21 +161,20 @@ func TestDeadlockIsDetected(t *testing.T) {
 // with the plane, which moves body flits without their slots (router.Plane:
 // anonymous bodies) and finds a blocked body's packet upstream, and with
 // each router allocating alone, which reads every flit's slot: the two
-// must report the same deadlock, packet for packet.
+// must report the same deadlock, packet for packet. The ring is chosen so
+// that it tells: with Router.frontPacket reading the front slot of a
+// blocked body, the plane reports other packets (seen red); with the ring
+// above, the stale slots happen to hold the right ones.
 func TestDeadlockReportWithoutSlots(t *testing.T) {
-	cfg := deadlockRing(8, 4, 7, 0.05, 2) // (with the ring above, the stale slots happen to hold the right packets)
+	cfg := deadlockRing(8, 4, 7, 0.05, 2)
 	planed := mustRun(t, cfg)
 	cfg.ownAllocators = true
 	alone := mustRun(t, cfg)
 	if planed.Status != sim.StatusDeadlock || len(planed.Blocked) == 0 {
 		t.Fatalf("status %s, %d blocked (%s), want deadlock", planed.Status, len(planed.Blocked), planed.Reason)
 	}
-	bodies := 0
-	for _, b := range planed.Blocked {
-		bodies += b.Flits - 1
-	}
-	if got, want := fmt.Sprint(planed.Blocked), fmt.Sprint(alone.Blocked); got != want || bodies == 0 {
-		t.Fatalf("plane reports %s\nrouters alone %s\n(%d flits behind the fronts)", got, want, bodies)
+	if got, want := fmt.Sprint(planed.Blocked), fmt.Sprint(alone.Blocked); got != want {
+		t.Fatalf("plane reports %s\nrouters alone %s", got, want)
 	}
 	t.Logf("deadlock at cycle %d: %s", planed.DeadlockCycle, planed.Reason)
 }
