@@ -132,6 +132,9 @@ func (r *Router) creditDelay() sim.Cycle { return r.credit }
 // reports whether it did: CanAccept and Accept in one (in a plane the slot
 // is found once; outside one Accept finds it again).
 func (r *Router) Inject(port, vc int, f Flit, now, at sim.Cycle) bool {
+	if r.plane != nil {
+		return r.plane.Inject(r.id, port, vc, f, now, at)
+	}
 	i := port*r.vcs + vc
 	ivc := &r.in[i]
 	d := uint(r.depth)
@@ -139,13 +142,7 @@ func (r *Router) Inject(port, vc int, f Flit, now, at sim.Cycle) bool {
 	if uint(ivc.count) >= d || sl.t() > now-r.creditDelay() {
 		return false
 	}
-	if r.plane == nil {
-		r.accept(i, f, at)
-		return true
-	}
-	if r.planeFill(int32(i), sl, f, at) {
-		r.planeWritten(int32(i), at)
-	}
+	r.accept(i, f, at)
 	return true
 }
 

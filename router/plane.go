@@ -962,33 +962,58 @@ func (pl *Plane) written(g int, at sim.Cycle) {
 	}
 }
 
-// planeAccept writes flit f, arriving in cycle at, into input VC j of a
-// router in a plane (a NIC's injection; routers of the plane write by
-// move), and has the VC re-evaluated when the flit may make it eligible.
-func (r *Router) planeAccept(j int32, f Flit, at sim.Cycle) {
-	ivc := &r.in[j]
-	if uint(ivc.count) >= uint(r.depth) {
-		panic(r.overflow(int(j)))
+// accept writes flit f, arriving in cycle at, into global input VC g of
+// the plane (a flit from another partition's router, or written by a
+// router's own Accept; routers of the plane write by move) and has the VC
+// re-evaluated when the flit may make it eligible. It works on the plane's
+// arrays alone, as Inject does.
+func (pl *Plane) accept(g int, f Flit, at sim.Cycle) {
+	ivc := &pl.ivc[g]
+	d := uint(pl.depth)
+	if uint(ivc.count) >= d {
+		panic(pl.router(g / pl.n).overflow(g % pl.n))
 	}
-	if r.planeFill(j, &r.slots[int(j)*r.depth+int(wrap(uint(ivc.head+ivc.count), uint(r.depth)))], f, at) {
-		r.planeWritten(j, at)
-	}
+	pl.fill(g, &pl.slots[g*pl.depth+int(wrap(uint(ivc.head+ivc.count), d))], f, at)
 }
 
-// planeFill writes flit f, arriving in cycle at, into sl, the write slot
-// of input VC j of a router in a plane, and reports whether the flit may
-// make the VC eligible, for planeWritten (move tests the same on its
-// locals).
-func (r *Router) planeFill(j int32, sl *slot, f Flit, at sim.Cycle) (written bool) {
-	sl.put(r, f, at)
-	ivc := &r.in[j]
+// Inject is Router.Inject for input VC (port, vc) of router id of the
+// plane, on the plane's arrays: a NIC's flit is written without the
+// Router's lines (issue 20: at 2^20 routers each is a cache miss of its
+// own; only a head's routing start, in written, reads them). pl must be
+// the router's plane (its partition's, when split).
+func (pl *Plane) Inject(id, port, vc int, f Flit, now, at sim.Cycle) bool {
+	g := id*pl.n + port*pl.vcs + vc
+	ivc := &pl.ivc[g]
+	d := uint(pl.depth)
+	sl := &pl.slots[g*pl.depth+int(wrap(uint(ivc.head+ivc.count), d))]
+	if uint(ivc.count) >= d || sl.t() > now-pl.credit {
+		return false
+	}
+	pl.fill(g, sl, f, at)
+	return true
+}
+
+// CanAccept is Router.CanAccept for input VC (port, vc) of router id of
+// the plane, on the plane's arrays (Inject's test).
+func (pl *Plane) CanAccept(id, port, vc int, now sim.Cycle) bool {
+	g := id*pl.n + port*pl.vcs + vc
+	ivc := &pl.ivc[g]
+	d := uint(pl.depth)
+	return uint(ivc.count) < d && pl.slots[g*pl.depth+int(wrap(uint(ivc.head+ivc.count), d))].t() <= now-pl.credit
+}
+
+// fill writes flit f, arriving in cycle at, into sl, the write slot of
+// global input VC g, and follows the write (written) when the flit may
+// make the VC eligible (move tests the same on its locals).
+func (pl *Plane) fill(g int, sl *slot, f Flit, at sim.Cycle) {
+	sl.put(g/pl.n, f, at)
+	ivc := &pl.ivc[g]
 	ivc.lastAt = uint32(at)
 	ivc.count++
-	return ivc.count == 1 || r.saf && int32(ivc.count) == ivc.remain
+	if ivc.count == 1 || pl.saf && int32(ivc.count) == ivc.remain {
+		pl.written(g, at)
+	}
 }
-
-// planeWritten is written for input VC j of r (its plane's global VC).
-func (r *Router) planeWritten(j int32, at sim.Cycle) { r.plane.written(r.id*r.plane.n+int(j), at) }
 
 // touchAbove is the size of the slots above which move touches its
 // lines first: 32 MiB, the last-level cache of the machine it was

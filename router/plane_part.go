@@ -156,8 +156,7 @@ func (pl *Plane) ApplyPart(now sim.Cycle) {
 	at := now + pl.link
 	for _, src := range pl.part.parts {
 		for _, c := range src.part.out[me] {
-			g := int(c.g)
-			pl.router(g/pl.n).planeAccept(int32(g%pl.n), c.flit, at)
+			pl.accept(int(c.g), c.flit, at)
 		}
 	}
 	for _, src := range pl.part.parts {
@@ -209,8 +208,21 @@ func (pl *Plane) crossFlit(g, dg int, body bool) {
 		f.Hops++
 	}
 	pp := pl.part
-	k := pl.router(dg / pl.n).plane.part.index
+	k := pp.of(dg / pl.n)
 	pp.out[k] = append(pp.out[k], crossing{g: int32(dg), flit: f})
+}
+
+// of returns the index of the partition holding router id, from the
+// partitions' words (not from the Router, whose line a crossing flit
+// would otherwise load).
+func (pp *planePart) of(id int) int {
+	w := id >> 6
+	for k, q := range pp.parts {
+		if w < q.part.w1 {
+			return k
+		}
+	}
+	panic(fmt.Sprintf("router: router %d beyond the split's words", id))
 }
 
 // crossWake asks the partition of router up, upstream of another

@@ -258,14 +258,14 @@ func (s *slot) setT(c sim.Cycle) { s.tx = uint64(c)<<xBits | s.tx&xMask }
 // x is the packet length).
 func (s *slot) headOnly() bool { return s.pf>>30 == uint32(Head) }
 
-// put writes flit f, arriving in cycle at, into the slot of router r.
-func (s *slot) put(r *Router, f Flit, at sim.Cycle) {
+// put writes flit f, arriving in cycle at, into the slot of router id.
+func (s *slot) put(id int, f Flit, at sim.Cycle) {
 	x := uint64(f.Hops)
 	if f.Flags&(Head|Tail) == Head {
 		x = uint64(f.Len)
 	}
 	if uint32(f.Packet) >= maxPacket || x > xMask {
-		panic(fmt.Sprintf("router %d: flit of packet %d (length %d) beyond a slot's packet ids (2^30) or lengths (2^24)", r.id, f.Packet, f.Len))
+		panic(fmt.Sprintf("router %d: flit of packet %d (length %d) beyond a slot's packet ids (2^30) or lengths (2^24)", id, f.Packet, f.Len))
 	}
 	s.pf, s.dest = uint32(f.Packet)|uint32(f.Flags&(Head|Tail))<<30, f.Dest
 	s.tx = uint64(at)<<xBits | x
@@ -668,7 +668,7 @@ func (r *Router) Accept(port, vc int, f Flit, now sim.Cycle) {
 // accept is Accept for input VC i = port*V + vc.
 func (r *Router) accept(i int, f Flit, now sim.Cycle) {
 	if r.plane != nil {
-		r.planeAccept(int32(i), f, now)
+		r.plane.accept(r.id*r.plane.n+i, f, now)
 		return
 	}
 	ivc := &r.in[i]
@@ -677,7 +677,7 @@ func (r *Router) accept(i int, f Flit, now sim.Cycle) {
 	}
 	pos := int(wrap(uint(ivc.head)+uint(ivc.count), uint(r.depth)))
 	sl := &r.slots[i*r.depth+pos]
-	sl.put(r, f, now)
+	sl.put(r.id, f, now)
 	ivc.lastAt = uint32(now) // (read by a plane only, which may take over a router holding flits: NewPlane)
 	ivc.count++
 	r.buffered++

@@ -293,7 +293,7 @@ func TestSlotPacking(t *testing.T) {
 		{Flit{Packet: 0, Len: MaxPacketFlits, Flags: Head}, Flit{Len: MaxPacketFlits, Flags: Head}, -5},
 	} {
 		var s slot
-		s.put(r, c.in, c.at)
+		s.put(r.id, c.in, c.at)
 		if got := s.flit(); got != c.out || s.t() != c.at {
 			t.Errorf("put(%+v, %d): flit %+v at %d, want %+v at %d", c.in, c.at, got, s.t(), c.out, c.at)
 		}

@@ -45,6 +45,10 @@ type nicLane struct {
 	cur  int32 // packet being injected, -1 when none
 	sent int32 // flits of cur already sent
 	vc   int32 // local input VC cur uses
+	// dest and length are cur's flits' Dest and Len, copied from its
+	// packet record when the lane takes it: its body flits then read no
+	// packet record (issue 20: at 2^20 nodes each is a cache miss).
+	dest, length int32
 }
 
 // Network is one flit-level network at one offered load. It is not safe for
@@ -540,7 +544,7 @@ func (n *Network) inject() {
 			if n.termSwitch != nil {
 				node, port = int(n.termSwitch[t]), int(n.termPort[t])
 			}
-			if n.injectFlit(t, node, port) {
+			if n.injectFlit(n.plane, t, node, port) {
 				n.queuedFlits--
 				n.lastProgress = n.now
 				if n.plane == nil {
@@ -732,10 +736,9 @@ func (n *Network) sendControl(i int, r *router.Router) {
 // served round-robin from the one after the last served; an idle lane
 // starts the next queued packet on the next local input VC (from rr) that
 // has a free slot and no packet of another lane.
-func (n *Network) injectFlit(i, node, port int) bool {
+func (n *Network) injectFlit(pl *router.Plane, i, node, port int) bool {
 	now := n.now
 	q := &n.srcQ[i]
-	r := n.routers[node]
 	ni := &n.nics[i]
 	nl := int32(len(ni.lanes))
 	for k := int32(0); k < nl; k++ {
@@ -748,32 +751,34 @@ func (n *Network) injectFlit(i, node, port int) bool {
 			if q.Len() == 0 {
 				continue
 			}
-			vc := n.freeLocalVC(ni, r, port, now)
+			vc := n.freeLocalVC(pl, ni, node, port, now)
 			if vc < 0 {
 				continue
 			}
 			ln.cur, ln.sent, ln.vc = q.Pop(), 0, vc
+			pk := &n.packets[ln.cur]
+			ln.dest, ln.length = pk.dst, pk.length
+			if n.g != nil {
+				ln.dest = ln.cur // graph routing reads the packet's destination and state by its id
+			}
 			ni.active++
 		}
-		pk := &n.packets[ln.cur]
-		f := router.Flit{Packet: ln.cur, Dest: pk.dst, Len: pk.length}
-		if n.g != nil {
-			f.Dest = ln.cur // graph routing reads the packet's destination and state by its id
-		}
+		f := router.Flit{Packet: ln.cur, Dest: ln.dest, Len: ln.length}
 		if ln.sent == 0 {
 			f.Flags |= router.Head
 		}
-		if ln.sent == pk.length-1 {
+		if ln.sent == ln.length-1 {
 			f.Flags |= router.Tail
 		}
-		if !r.Inject(port, int(ln.vc), f, now, now+sim.Cycle(n.cfg.InjectionLatency)) {
+		at := now + sim.Cycle(n.cfg.InjectionLatency)
+		if pl != nil && !pl.Inject(node, port, int(ln.vc), f, now, at) || pl == nil && !n.routers[node].Inject(port, int(ln.vc), f, now, at) {
 			continue
 		}
 		if ln.sent == 0 {
-			pk.inject = now
+			n.packets[ln.cur].inject = now
 		}
 		ln.sent++
-		if ln.sent == pk.length {
+		if ln.sent == ln.length {
 			ln.cur = -1
 			ni.active--
 			ni.rr = ln.vc + 1
@@ -791,13 +796,13 @@ func (n *Network) injectFlit(i, node, port int) bool {
 
 // freeLocalVC returns the first local input VC from ni.rr on that has a
 // free slot and carries no packet of another lane of ni, or -1.
-func (n *Network) freeLocalVC(ni *nic, r *router.Router, port int, now sim.Cycle) int32 {
+func (n *Network) freeLocalVC(pl *router.Plane, ni *nic, node, port int, now sim.Cycle) int32 {
 	for k := int32(0); k < int32(n.vcs); k++ {
 		v := ni.rr + k
 		if v >= int32(n.vcs) {
 			v -= int32(n.vcs)
 		}
-		if !r.CanAccept(port, int(v), now) {
+		if pl != nil && !pl.CanAccept(node, port, int(v), now) || pl == nil && !n.routers[node].CanAccept(port, int(v), now) {
 			continue
 		}
 		taken := false

@@ -120,7 +120,7 @@ func (n *Network) phase(k, p int) {
 	pl := n.parts[p]
 	switch k {
 	case 1:
-		n.sent[p].injected = n.injectPart(n.starts[p], n.starts[p+1])
+		n.sent[p].injected = n.injectPart(p, n.starts[p], n.starts[p+1])
 		pl.AllocatePart(n.now)
 	case 2:
 		n.sent[p].moved = pl.TraversePart(n.now)
@@ -131,13 +131,13 @@ func (n *Network) phase(k, p int) {
 	}
 }
 
-// injectPart is inject for the terminals of words [w0, w1) of a direct
+// injectPart is inject for the terminals of words [w0, w1) (partition p) of a direct
 // network in a plane (no wake-ups), returning the flits injected.
-func (n *Network) injectPart(w0, w1 int) (sent int) {
+func (n *Network) injectPart(p, w0, w1 int) (sent int) {
 	for w := w0; w < w1; w++ {
 		for m := n.sources[w]; m != 0; m &= m - 1 {
 			t := w<<6 | bits.TrailingZeros64(m)
-			if n.injectFlit(t, t, n.local) {
+			if n.injectFlit(n.parts[p], t, t, n.local) {
 				sent++
 			}
 			if n.srcQ[t].Len() == 0 && n.nics[t].active == 0 {
