@@ -119,6 +119,9 @@ func (r *Router) UsedCredits(q int, now sim.Cycle) int {
 // (CreditDelay after it was freed); stand-alone, any free slot (the
 // caller carries the credits, CreditsOut).
 func (r *Router) CanAccept(port, vc int, now sim.Cycle) bool {
+	if r.plane != nil {
+		return r.plane.CanAccept(r.id, port, vc, now)
+	}
 	return r.freeFor(int32(port*r.vcs+vc), 1, now-r.creditDelay())
 }
 

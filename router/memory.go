@@ -47,6 +47,8 @@ func MemoryBytes(ports int, cfg Arch, classes int, adaptive bool) int64 {
 //	its word's share       sizeof(planeWord)/64
 //	ejecting               sinkPorts·VCs·8 with wormhole switching (anonymous bodies,
 //	                       Plane.anon; counted whatever the delays and routing)
+//	injecting              VCs·4 with wormhole switching (slotless local VCs,
+//	                       Plane.SetInjectionLatency; counted likewise)
 //
 // sinkPorts is the number of ports that lead to a sink at some router: 1
 // (the local port) in a torus or hypercube, every port in a mesh (its edges).
@@ -55,6 +57,7 @@ func PlaneMemoryBytes(ports int, cfg Arch, sinkPorts int) int64 {
 	b := n * 4
 	if cfg.Switching != VirtualCutThrough && cfg.Switching != StoreAndForward {
 		b += int64(sinkPorts) * int64(cfg.VCs) * 8 // ejecting
+		b += int64(cfg.VCs) * 4                    // injecting
 	}
 	b += 16 + 8 // dec, qset
 	b += int64(unsafe.Sizeof(Flit{}))

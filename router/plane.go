@@ -149,9 +149,13 @@ type Plane struct {
 	//     is not full has a credit and no free cycle is read.
 	//
 	// The input VCs of the local port, which a NIC fills and checks
-	// (Inject), keep their slots' stamps as before.
+	// (Inject), keep their slots' stamps unless the NIC's flits reach
+	// them in at most a cycle (SetInjectionLatency): bodies from the NIC
+	// then go without slots too (slotsFrom).
 	anon      bool
 	localIVC  int                 // the first input VC of the local port: (ports-1)*VCs
+	slotsFrom int                 // with anon, the first input VC of a router whose bodies keep their slots: localIVC, or n when none does (SetInjectionLatency)
+	injecting []int32             // with anon and slotless local VCs, per router and local input VC: the packet whose head the NIC last wrote into it (for deadlock reports: Router.frontPacket)
 	ejecting  []uint64            // with anon, per router and output VC to a sink (ejectingAt): packet<<32 | destination of the packet it was last granted to (packetOf)
 	sinkAt    [MaxPlanePorts]int8 // with anon, per port: its index among the ports that lead to a sink at some router, -1 if none does
 	sinkPorts int
@@ -309,6 +313,7 @@ func NewPlane(f *Fabric, routers []*Router, horizon int) (*Plane, error) {
 	}
 	pl.down = hugepage.Make[int32](len(routers) * pl.n)
 	pl.localIVC = r0.local * r0.vcs
+	pl.slotsFrom = pl.localIVC
 	if pl.anon = f.CreditDelay == 1 && f.LinkDelay <= 2 && !r0.cutThrough && !r0.rich; pl.anon {
 		// The ports that lead to a sink at some router (a direct network's
 		// local port; a mesh's edges too): ejecting keeps a record per
@@ -804,7 +809,7 @@ func (pl *Plane) move(list []int32, now sim.Cycle) int {
 		body := pl.bodyFront(ivc)
 		tail := ivc.remain == 1 // (remain counts the packet's flits still here or upstream: startRouting)
 		var sl *slot
-		if !body || i >= pl.localIVC {
+		if !body || i >= pl.slotsFrom {
 			sl = &slots[g*d+int(h)]
 			sl.setT(now) // freed
 		}
@@ -883,7 +888,7 @@ func (pl *Plane) frontAt(g, i int, ivc *inputVC, t sim.Cycle) sim.Cycle {
 	if ivc.allArrived(t) {
 		return t
 	}
-	if pl.anon && i < pl.localIVC {
+	if pl.anon && i < pl.slotsFrom {
 		if ivc.count == 1 {
 			return t + sim.Cycle(int32(ivc.lastAt-uint32(t))) // the front flit is the last one
 		}
@@ -897,7 +902,8 @@ func (pl *Plane) frontAt(g, i int, ivc *inputVC, t sim.Cycle) sim.Cycle {
 // bodyFront reports whether the front flit of input VC ivc is a body that
 // moves without its slot (anon): neither its packet's head (headNext) nor
 // its tail (remain). A local port's VC still keeps its slots (the NIC
-// reads them); callers that care test the VC's index (localIVC).
+// reads them, unless SetInjectionLatency let them go); callers that care
+// test the VC's index (slotsFrom).
 func (pl *Plane) bodyFront(ivc *inputVC) bool { return pl.anon && !ivc.headNext && ivc.remain != 1 }
 
 // packetOf is flit f's packet and destination as Plane.ejecting keeps them.
@@ -985,6 +991,29 @@ func (pl *Plane) Inject(id, port, vc int, f Flit, now, at sim.Cycle) bool {
 	g := id*pl.n + port*pl.vcs + vc
 	ivc := &pl.ivc[g]
 	d := uint(pl.depth)
+	if pl.slotsFrom == pl.n {
+		// Slotless local VCs (SetInjectionLatency): the credit is the
+		// count, as for the VCs between routers (nextCredit), and a body
+		// writes no slot.
+		if at > now+1 {
+			panic(fmt.Sprintf("router %d: a flit injected in cycle %d arrives in cycle %d, beyond the injection latency the plane was set for", id, now, at))
+		}
+		if uint(ivc.count) >= d {
+			return false
+		}
+		if f.Flags&(Head|Tail) == 0 {
+			ivc.lastAt = uint32(at)
+			if ivc.count++; ivc.count == 1 {
+				pl.written(g, at)
+			}
+			return true
+		}
+		if f.Flags&Head != 0 {
+			pl.injecting[id*pl.vcs+vc] = f.Packet
+		}
+		pl.fill(g, &pl.slots[g*pl.depth+int(wrap(uint(ivc.head+ivc.count), d))], f, at)
+		return true
+	}
 	sl := &pl.slots[g*pl.depth+int(wrap(uint(ivc.head+ivc.count), d))]
 	if uint(ivc.count) >= d || sl.t() > now-pl.credit {
 		return false
@@ -993,12 +1022,35 @@ func (pl *Plane) Inject(id, port, vc int, f Flit, now, at sim.Cycle) bool {
 	return true
 }
 
+// SetInjectionLatency tells the plane the cycles a NIC's flit takes to
+// reach its router's local input VC (Router.Inject's at - now, the same
+// for every flit). It must be called before the first flit is injected
+// and before Split. With anonymous bodies (anon) and a latency of at most
+// one cycle, the local port's VCs move their body flits without slots as
+// the VCs between routers do (issue 20: an injected body then writes and
+// frees no slot, two lines of its hop): a body's arrival follows from
+// lastAt (frontAt: a VC asked in cycle t holds flits written by cycle t,
+// which arrive by t+1), its credit from the count (a NIC injects before
+// the plane steps, so every free slot was freed a cycle or more ago, and
+// the credit delay is one), and a blocked body's packet in a deadlock
+// report from injecting, written with the packet's head.
+func (pl *Plane) SetInjectionLatency(cycles int) {
+	if !pl.anon || cycles > 1 {
+		return
+	}
+	pl.slotsFrom = pl.n
+	pl.injecting = hugepage.Make[int32](len(pl.ivc) / pl.n * pl.vcs)
+}
+
 // CanAccept is Router.CanAccept for input VC (port, vc) of router id of
 // the plane, on the plane's arrays (Inject's test).
 func (pl *Plane) CanAccept(id, port, vc int, now sim.Cycle) bool {
 	g := id*pl.n + port*pl.vcs + vc
 	ivc := &pl.ivc[g]
 	d := uint(pl.depth)
+	if pl.slotsFrom == pl.n {
+		return uint(ivc.count) < d
+	}
 	return uint(ivc.count) < d && pl.slots[g*pl.depth+int(wrap(uint(ivc.head+ivc.count), d))].t() <= now-pl.credit
 }
 
@@ -1127,7 +1179,7 @@ func (pl *Plane) touchTails(tails []int32) (sink uint64) {
 func (pl *Plane) touchHop(g int, eval bool) (sink uint64) {
 	d := pl.depth
 	ivc := &pl.ivc[g]
-	body := (eval && pl.anon || pl.bodyFront(ivc)) && g%pl.n < pl.localIVC
+	body := (eval && pl.anon || pl.bodyFront(ivc)) && g%pl.n < pl.slotsFrom
 	if !body {
 		sink = pl.slots[g*d+int(ivc.head)].tx
 	}

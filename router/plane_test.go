@@ -334,6 +334,7 @@ type planeMatchCase struct {
 	rate           float64 // probability an idle source starts a packet in a cycle
 	routerOrder    bool
 	anon           bool // the plane moves bodies without their slots (Plane.anon): wormhole, credit delay 1, links of at most 2 cycles
+	slotlessLocal  bool // and the local port's VCs too (Plane.SetInjectionLatency): injection latency at most 1
 }
 
 // TestPlaneMatchesStep drives two identical lines of routers with the same
@@ -356,7 +357,9 @@ func TestPlaneMatchesStep(t *testing.T) {
 	)
 	cases := []planeMatchCase{
 		{name: "wormhole V2 D2", line: planeLine{n: 4, cfg: Arch{VCs: 2, BufferDepth: 2}, ejectVCs: 2, link: 1, credit: 1},
-			minLen: 1, maxLen: 6, rate: 0.6, anon: true},
+			minLen: 1, maxLen: 6, rate: 0.6, anon: true, slotlessLocal: true},
+		{name: "wormhole V2 D3 injection latency 1 slotless local VCs", line: planeLine{n: 4, cfg: Arch{VCs: 2, BufferDepth: 3, RoutingDelay: 1}, ejectVCs: 1, link: 1, credit: 1, injectLatency: 1},
+			minLen: 1, maxLen: 7, rate: 0.7, anon: true, slotlessLocal: true},
 		{name: "wormhole V2 D3 link 2 anonymous bodies", line: planeLine{n: 5, cfg: Arch{VCs: 2, BufferDepth: 3, RoutingDelay: 1, VCAllocDelay: 1}, ejectVCs: 2, link: 2, credit: 1, injectLatency: 2},
 			minLen: 1, maxLen: 9, rate: 0.7, anon: true},
 		{name: "wormhole V3 D3 rd1 vad2 one eject VC", line: planeLine{n: 4, cfg: Arch{VCs: 3, BufferDepth: 3, RoutingDelay: 1, VCAllocDelay: 2}, ejectVCs: 1, link: 2, credit: 3, injectLatency: 1},
@@ -366,7 +369,7 @@ func TestPlaneMatchesStep(t *testing.T) {
 		{name: "wormhole V8 D1", line: planeLine{n: 4, cfg: Arch{VCs: 8, BufferDepth: 1}, ejectVCs: 3, link: 1, credit: 2},
 			minLen: 1, maxLen: 4, rate: 0.7},
 		{name: "wormhole 70 routers across two words", line: planeLine{n: 70, cfg: Arch{VCs: 2, BufferDepth: 2, VCAllocDelay: 1}, ejectVCs: 1, link: 1, credit: 1},
-			minLen: 1, maxLen: 4, rate: 0.3, anon: true},
+			minLen: 1, maxLen: 4, rate: 0.3, anon: true, slotlessLocal: true},
 		{name: "cut-through V2 D4", line: planeLine{n: 4, cfg: Arch{VCs: 2, BufferDepth: 4, Switching: VirtualCutThrough}, ejectVCs: 2, link: 1, credit: 2},
 			minLen: 1, maxLen: 4, rate: 0.7},
 		{name: "cut-through V3 D3 rd1 vad1 one eject VC", line: planeLine{n: 4, cfg: Arch{VCs: 3, BufferDepth: 3, RoutingDelay: 1, VCAllocDelay: 1, Switching: VirtualCutThrough}, ejectVCs: 1, link: 2, credit: 1, injectLatency: 1},
@@ -391,8 +394,9 @@ func TestPlaneMatchesStep(t *testing.T) {
 				planed, pl := c.line.plane(t)
 				pl.RouterOrder = c.routerOrder
 				pl.touchAhead = v.touch
-				if pl.anon != c.anon {
-					t.Fatalf("plane moves bodies anonymously: %v, want %v", pl.anon, c.anon)
+				pl.SetInjectionLatency(int(c.line.injectLatency))
+				if pl.anon != c.anon || (pl.slotsFrom == pl.n) != c.slotlessLocal {
+					t.Fatalf("plane moves bodies anonymously: %v, local VCs' too: %v; want %v, %v", pl.anon, pl.slotsFrom == pl.n, c.anon, c.slotlessLocal)
 				}
 				srcOwn := newPlaneSource(seed, c.line.n, c.rate, c.minLen, c.maxLen, c.line.injectLatency, stopAt)
 				srcPl := newPlaneSource(seed, c.line.n, c.rate, c.minLen, c.maxLen, c.line.injectLatency, stopAt)

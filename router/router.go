@@ -1200,15 +1200,19 @@ func (r *Router) tailLeft(i int, o, q int32, now sim.Cycle) {
 // that of the front flit of the input VC upstream that owns the output VC
 // feeding this one: the packet's tail has not left it, so it still sends
 // that packet. The walk ends at a VC holding the tail or at a local input
-// VC, whose slots a NIC wrote whole.
+// VC, whose slots a NIC wrote whole or, when its bodies go without
+// (Plane.SetInjectionLatency), whose packet injecting keeps.
 func (r *Router) frontPacket(i int) int32 {
 	for {
 		pl, ivc := r.plane, &r.in[i]
-		if pl == nil || i >= pl.localIVC || ivc.state != vcActive || !pl.bodyFront(ivc) {
+		if pl == nil || i >= pl.slotsFrom || ivc.state != vcActive || !pl.bodyFront(ivc) {
 			return r.slots[i*r.depth+int(ivc.head)].packet()
 		}
 		if int32(ivc.count) >= ivc.remain {
 			return r.slots[i*r.depth+int(wrap(uint(int32(ivc.head)+ivc.remain-1), uint(r.depth)))].packet()
+		}
+		if i >= pl.localIVC {
+			return pl.injecting[r.id*r.vcs+i-pl.localIVC] // the tail is still in the NIC
 		}
 		up, o := r.feeder(i/r.vcs, int32(i))
 		if up == nil || up.owner(o) < 0 {

@@ -347,6 +347,7 @@ func (n *Network) usePlane() error {
 	if err != nil {
 		return err
 	}
+	pl.SetInjectionLatency(n.cfg.InjectionLatency)
 	n.plane = pl
 	return nil
 }
