@@ -986,7 +986,10 @@ func (pl *Plane) accept(g int, f Flit, at sim.Cycle) {
 // plane, on the plane's arrays: a NIC's flit is written without the
 // Router's lines (issue 20: at 2^20 routers each is a cache miss of its
 // own; only a head's routing start, in written, reads them). pl must be
-// the router's plane (its partition's, when split).
+// the router's plane (its partition's, when split), and port its local
+// port, which only a NIC feeds: with slotless local VCs
+// (SetInjectionLatency) the VCs of other ports take flits from routers
+// only (move), and Inject panics for them.
 func (pl *Plane) Inject(id, port, vc int, f Flit, now, at sim.Cycle) bool {
 	g := id*pl.n + port*pl.vcs + vc
 	ivc := &pl.ivc[g]
@@ -995,8 +998,8 @@ func (pl *Plane) Inject(id, port, vc int, f Flit, now, at sim.Cycle) bool {
 		// Slotless local VCs (SetInjectionLatency): the credit is the
 		// count, as for the VCs between routers (nextCredit), and a body
 		// writes no slot.
-		if at > now+1 {
-			panic(fmt.Sprintf("router %d: a flit injected in cycle %d arrives in cycle %d, beyond the injection latency the plane was set for", id, now, at))
+		if at > now+1 || port*pl.vcs < pl.localIVC {
+			panic(fmt.Sprintf("router %d: a flit injected into port %d in cycle %d arriving in cycle %d: the plane was set for NICs on the local port whose flits take at most a cycle", id, port, now, at))
 		}
 		if uint(ivc.count) >= d {
 			return false

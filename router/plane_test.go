@@ -691,3 +691,35 @@ func TestPlaneCountedSink(t *testing.T) {
 	}
 	t.Logf("%d flits through the exit, %d cycles with its credits out", exited, starved)
 }
+
+// TestSlotlessInjectRefuses checks that a plane whose local VCs keep no
+// slots for bodies (SetInjectionLatency at most 1) refuses what would
+// break that: a flit injected into a port other than the local one, or
+// arriving later than the latency it was set for.
+func TestSlotlessInjectRefuses(t *testing.T) {
+	line := planeLine{n: 4, cfg: Arch{VCs: 2, BufferDepth: 2}, ejectVCs: 2, link: 1, credit: 1}
+	for _, c := range []struct {
+		name      string
+		port      int
+		now, at   sim.Cycle
+		wantPanic bool
+	}{
+		{"local port, latency 1", 2, 0, 1, false},
+		{"network port", 0, 0, 0, true},
+		{"local port, latency 2", 2, 0, 2, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, pl := line.plane(t)
+			pl.SetInjectionLatency(1)
+			if pl.slotsFrom != pl.n {
+				t.Fatalf("local VCs keep their slots: slotsFrom %d, want %d", pl.slotsFrom, pl.n)
+			}
+			defer func() {
+				if got := recover() != nil; got != c.wantPanic {
+					t.Errorf("Inject(port %d, cycle %d, arriving %d) panicked: %v, want %v", c.port, c.now, c.at, got, c.wantPanic)
+				}
+			}()
+			pl.Inject(1, c.port, 0, Flit{Packet: 1, Dest: 3, Len: 2, Flags: Head}, c.now, c.at)
+		})
+	}
+}
