@@ -1,5 +1,7 @@
 package sim
 
+import "github.com/flitsim/flitsim/internal/hugepage"
+
 // FIFO is an unbounded first-in first-out queue of values of type T: a ring
 // buffer whose capacity is a power of two (at least 4). It grows by doubling
 // and never shrinks, so it allocates only when it holds more values than
@@ -22,8 +24,10 @@ func NewFIFOs[T any](n, capacity int) []FIFO[T] {
 	if capacity < 4 || capacity&(capacity-1) != 0 {
 		panic("sim: NewFIFOs capacity must be a power of two >= 4")
 	}
-	qs := make([]FIFO[T], n)
-	buf := make([]T, n*capacity)
+	// Huge pages for many queues (hugepage): a network of 2^20 terminals
+	// reads its source queues in an order no 4 KiB TLB entry follows.
+	qs := hugepage.Make[FIFO[T]](n)
+	buf := hugepage.Make[T](n * capacity)
 	for i := range qs {
 		qs[i].buf = buf[i*capacity : (i+1)*capacity : (i+1)*capacity]
 	}

@@ -555,7 +555,7 @@ func (n *Network) inject() {
 					n.stats.channelFlits[t]++ // injection channel c = t
 				}
 			}
-			if n.srcQ[t].Len() == 0 && n.nics[t].active == 0 {
+			if n.nics[t].active == 0 && n.srcQ[t].Len() == 0 { // (the NIC first: its line is loaded, and while it injects a packet the queue need not be read)
 				n.sources[w] &^= 1 << (uint(t) & 63)
 			}
 		}
