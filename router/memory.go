@@ -48,7 +48,7 @@ func MemoryBytes(ports int, cfg Arch, classes int, adaptive bool) int64 {
 //	ejecting               sinkPorts·VCs·8 with wormhole switching (anonymous bodies,
 //	                       Plane.anon; counted whatever the delays and routing)
 //	injecting              VCs·4 with wormhole switching (slotless local VCs,
-//	                       Plane.SetInjectionLatency; counted likewise)
+//	                       NewPlane's injectLatency; counted likewise)
 //
 // sinkPorts is the number of ports that lead to a sink at some router: 1
 // (the local port) in a torus or hypercube, every port in a mesh (its edges).

@@ -150,11 +150,11 @@ type Plane struct {
 	//
 	// The input VCs of the local port, which a NIC fills and checks
 	// (Inject), keep their slots' stamps unless the NIC's flits reach
-	// them in at most a cycle (SetInjectionLatency): bodies from the NIC
-	// then go without slots too (slotsFrom).
+	// them in at most a cycle (NewPlane's injectLatency): bodies from the
+	// NIC then go without slots too (slotsFrom).
 	anon      bool
 	localIVC  int                 // the first input VC of the local port: (ports-1)*VCs
-	slotsFrom int                 // with anon, the first input VC of a router whose bodies keep their slots: localIVC, or n when none does (SetInjectionLatency)
+	slotsFrom int                 // with anon, the first input VC of a router whose bodies keep their slots: localIVC, or n when none does (NewPlane's injectLatency)
 	injecting []int32             // with anon and slotless local VCs, per router and local input VC: the packet whose head the NIC last wrote into it (for deadlock reports: Router.frontPacket)
 	ejecting  []uint64            // with anon, per router and output VC to a sink (ejectingAt): packet<<32 | destination of the packet it was last granted to (packetOf)
 	sinkAt    [MaxPlanePorts]int8 // with anon, per port: its index among the ports that lead to a sink at some router, -1 if none does
@@ -239,12 +239,22 @@ type upLink struct {
 
 // NewPlane makes a plane the switch allocator of routers, which must be the
 // routers 0..n-1 of fabric f in id order, connected (Connect) as they will
-// run. horizon is the longest delay after which a flit written by anyone
-// else than a router of the plane (a NIC's injection line) can matter to
-// an allocation: that latency plus the routing delay. The plane adds its
-// own (LinkDelay plus the routing delay, CreditDelay, the VC allocation
-// delay).
-func NewPlane(f *Fabric, routers []*Router, horizon int) (*Plane, error) {
+// run. injectLatency is the cycles a flit written by anyone else than a
+// router of the plane (a NIC, Router.Inject) takes to arrive (at - now,
+// the same for every flit): with the routing delay after it, the longest
+// delay after which such a flit can matter to an allocation (the plane
+// adds its own: LinkDelay plus the routing delay, CreditDelay, the VC
+// allocation delay). With anonymous bodies (anon) and a latency of at
+// most one cycle, the local port's VCs move their body flits without
+// slots as the VCs between routers do (issue 20: an injected body then
+// writes and frees no slot, two lines of its hop): a body's arrival
+// follows from lastAt (frontAt: a VC asked in cycle t holds flits
+// written by cycle t, which arrive by t+1), its credit from the count (a
+// NIC injects before the plane steps, so every free slot was freed a
+// cycle or more ago, and the credit delay is one), and a blocked body's
+// packet in a deadlock report from injecting, written with the packet's
+// head.
+func NewPlane(f *Fabric, routers []*Router, injectLatency int) (*Plane, error) {
 	if len(routers) == 0 {
 		return nil, fmt.Errorf("router: plane of no routers")
 	}
@@ -288,7 +298,7 @@ func NewPlane(f *Fabric, routers []*Router, horizon int) (*Plane, error) {
 		return nil, fmt.Errorf("router: a plane of %d routers is beyond its 2^25 (grants are listed as router<<6 | VC in 32 bits)", len(routers))
 	}
 	rc := *r0.cfg
-	horizon = max(horizon, int(f.LinkDelay)+rc.RoutingDelay, int(f.CreditDelay), rc.VCAllocDelay, 1)
+	horizon := max(injectLatency+rc.RoutingDelay, int(f.LinkDelay)+rc.RoutingDelay, int(f.CreditDelay), rc.VCAllocDelay, 1)
 	span := 2
 	for span <= horizon {
 		span <<= 1
@@ -330,6 +340,10 @@ func NewPlane(f *Fabric, routers []*Router, horizon int) (*Plane, error) {
 			}
 		}
 		pl.ejecting = hugepage.Make[uint64](len(routers) * pl.sinkPorts * pl.vcs)
+		if injectLatency <= 1 {
+			pl.slotsFrom = pl.n // the local port's bodies go without slots too (see above)
+			pl.injecting = hugepage.Make[int32](len(routers) * pl.vcs)
+		}
 	}
 	pl.noInfinite = r0.noInfiniteCreditsAt
 	pl.touchAhead = int64(len(pl.slots))*int64(unsafe.Sizeof(slot{})) > touchAbove
@@ -741,7 +755,7 @@ func (pl *Plane) nextCredit(g int, t sim.Cycle) (back sim.Cycle, full bool) {
 	if pl.anon {
 		return t, false
 	}
-	return pl.slots[g*pl.depth+int(wrap(uint(dv.head+dv.count), d))].t() + pl.credit, false
+	return pl.writeSlot(g, dv).t() + pl.credit, false
 }
 
 // freedSlot is called when a flit leaves input VC j of router r (port p)
@@ -803,9 +817,9 @@ func (pl *Plane) move(list []int32, now sim.Cycle) int {
 		g := g0 + i
 		ivc := &ivcs[g]
 		h := uint(ivc.head)
-		// An anonymous body (anon) between routers: its slot is touched at
-		// neither end (a local port's VC still frees its slot, which the
-		// NIC reads).
+		// An anonymous body (anon): its slot is touched at neither end (a
+		// local port's VC still frees its slot, which the NIC reads, unless
+		// its bodies go without: slotsFrom).
 		body := pl.bodyFront(ivc)
 		tail := ivc.remain == 1 // (remain counts the packet's flits still here or upstream: startRouting)
 		var sl *slot
@@ -882,8 +896,9 @@ func (pl *Plane) move(list []int32, now sim.Cycle) int {
 // last one (lastAt), as flits enter a VC at most one a cycle, and with
 // links of at most two cycles that settles it whenever the plane asks
 // (after the cycle that wrote the last flit); a VC's slots are read only
-// for flits a router alone wrote (before NewPlane) and in the local port's
-// VCs, which keep them.
+// for flits a router alone wrote (before NewPlane) and in the VCs whose
+// bodies keep theirs (from slotsFrom on: the local port's, unless the
+// injection latency lets them go).
 func (pl *Plane) frontAt(g, i int, ivc *inputVC, t sim.Cycle) sim.Cycle {
 	if ivc.allArrived(t) {
 		return t
@@ -902,8 +917,8 @@ func (pl *Plane) frontAt(g, i int, ivc *inputVC, t sim.Cycle) sim.Cycle {
 // bodyFront reports whether the front flit of input VC ivc is a body that
 // moves without its slot (anon): neither its packet's head (headNext) nor
 // its tail (remain). A local port's VC still keeps its slots (the NIC
-// reads them, unless SetInjectionLatency let them go); callers that care
-// test the VC's index (slotsFrom).
+// reads them, unless NewPlane's injectLatency lets them go); callers that
+// care test the VC's index (slotsFrom).
 func (pl *Plane) bodyFront(ivc *inputVC) bool { return pl.anon && !ivc.headNext && ivc.remain != 1 }
 
 // packetOf is flit f's packet and destination as Plane.ejecting keeps them.
@@ -968,6 +983,12 @@ func (pl *Plane) written(g int, at sim.Cycle) {
 	}
 }
 
+// writeSlot is the slot the next flit written into global input VC g
+// (ivc, not full) takes: the one after its last.
+func (pl *Plane) writeSlot(g int, ivc *inputVC) *slot {
+	return &pl.slots[g*pl.depth+int(wrap(uint(ivc.head+ivc.count), uint(pl.depth)))]
+}
+
 // accept writes flit f, arriving in cycle at, into global input VC g of
 // the plane (a flit from another partition's router, or written by a
 // router's own Accept; routers of the plane write by move) and has the VC
@@ -979,7 +1000,7 @@ func (pl *Plane) accept(g int, f Flit, at sim.Cycle) {
 	if uint(ivc.count) >= d {
 		panic(pl.router(g / pl.n).overflow(g % pl.n))
 	}
-	pl.fill(g, &pl.slots[g*pl.depth+int(wrap(uint(ivc.head+ivc.count), d))], f, at)
+	pl.fill(g, pl.writeSlot(g, ivc), f, at)
 }
 
 // Inject is Router.Inject for input VC (port, vc) of router id of the
@@ -988,14 +1009,14 @@ func (pl *Plane) accept(g int, f Flit, at sim.Cycle) {
 // own; only a head's routing start, in written, reads them). pl must be
 // the router's plane (its partition's, when split), and port its local
 // port, which only a NIC feeds: with slotless local VCs
-// (SetInjectionLatency) the VCs of other ports take flits from routers
+// (NewPlane's injectLatency) the VCs of other ports take flits from routers
 // only (move), and Inject panics for them.
 func (pl *Plane) Inject(id, port, vc int, f Flit, now, at sim.Cycle) bool {
 	g := id*pl.n + port*pl.vcs + vc
 	ivc := &pl.ivc[g]
 	d := uint(pl.depth)
 	if pl.slotsFrom == pl.n {
-		// Slotless local VCs (SetInjectionLatency): the credit is the
+		// Slotless local VCs (NewPlane's injectLatency): the credit is the
 		// count, as for the VCs between routers (nextCredit), and a body
 		// writes no slot.
 		if at > now+1 || port*pl.vcs < pl.localIVC {
@@ -1017,35 +1038,15 @@ func (pl *Plane) Inject(id, port, vc int, f Flit, now, at sim.Cycle) bool {
 		if f.Flags&Head != 0 {
 			pl.injecting[id*pl.vcs+vc] = f.Packet
 		}
-		pl.fill(g, &pl.slots[g*pl.depth+int(wrap(uint(ivc.head+ivc.count), d))], f, at)
+		pl.fill(g, pl.writeSlot(g, ivc), f, at)
 		return true
 	}
-	sl := &pl.slots[g*pl.depth+int(wrap(uint(ivc.head+ivc.count), d))]
+	sl := pl.writeSlot(g, ivc)
 	if uint(ivc.count) >= d || sl.t() > now-pl.credit {
 		return false
 	}
 	pl.fill(g, sl, f, at)
 	return true
-}
-
-// SetInjectionLatency tells the plane the cycles a NIC's flit takes to
-// reach its router's local input VC (Router.Inject's at - now, the same
-// for every flit). It must be called before the first flit is injected
-// and before Split. With anonymous bodies (anon) and a latency of at most
-// one cycle, the local port's VCs move their body flits without slots as
-// the VCs between routers do (issue 20: an injected body then writes and
-// frees no slot, two lines of its hop): a body's arrival follows from
-// lastAt (frontAt: a VC asked in cycle t holds flits written by cycle t,
-// which arrive by t+1), its credit from the count (a NIC injects before
-// the plane steps, so every free slot was freed a cycle or more ago, and
-// the credit delay is one), and a blocked body's packet in a deadlock
-// report from injecting, written with the packet's head.
-func (pl *Plane) SetInjectionLatency(cycles int) {
-	if !pl.anon || cycles > 1 {
-		return
-	}
-	pl.slotsFrom = pl.n
-	pl.injecting = hugepage.Make[int32](len(pl.ivc) / pl.n * pl.vcs)
 }
 
 // CanAccept is Router.CanAccept for input VC (port, vc) of router id of
@@ -1057,7 +1058,7 @@ func (pl *Plane) CanAccept(id, port, vc int, now sim.Cycle) bool {
 	if pl.slotsFrom == pl.n {
 		return uint(ivc.count) < d
 	}
-	return uint(ivc.count) < d && pl.slots[g*pl.depth+int(wrap(uint(ivc.head+ivc.count), d))].t() <= now-pl.credit
+	return uint(ivc.count) < d && pl.writeSlot(g, ivc).t() <= now-pl.credit
 }
 
 // fill writes flit f, arriving in cycle at, into sl, the write slot of

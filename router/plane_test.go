@@ -71,21 +71,11 @@ func (l planeLine) build(t testing.TB) ([]*Router, *Fabric) {
 	return rs, fab
 }
 
-// horizon is a horizon for NewPlane covering every delay of l after which
-// a write can matter to an allocation: the link and injection latencies
-// each plus the routing delay (a head written now may end its routing
-// delay that much later), the credit and VC allocation delays. NewPlane
-// adds the fabric's own delays itself; giving them too is harmless.
-func (l planeLine) horizon() int {
-	rd := sim.Cycle(l.cfg.RoutingDelay)
-	return int(max(l.link+rd, l.credit, sim.Cycle(l.cfg.VCAllocDelay), l.injectLatency+rd))
-}
-
 // plane builds l and a plane over all its routers.
 func (l planeLine) plane(t testing.TB) ([]*Router, *Plane) {
 	t.Helper()
 	rs, fab := l.build(t)
-	pl, err := NewPlane(fab, rs, l.horizon())
+	pl, err := NewPlane(fab, rs, int(l.injectLatency))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -334,7 +324,7 @@ type planeMatchCase struct {
 	rate           float64 // probability an idle source starts a packet in a cycle
 	routerOrder    bool
 	anon           bool // the plane moves bodies without their slots (Plane.anon): wormhole, credit delay 1, links of at most 2 cycles
-	slotlessLocal  bool // and the local port's VCs too (Plane.SetInjectionLatency): injection latency at most 1
+	slotlessLocal  bool // and the local port's VCs too (NewPlane's injectLatency): injection latency at most 1
 }
 
 // TestPlaneMatchesStep drives two identical lines of routers with the same
@@ -394,7 +384,6 @@ func TestPlaneMatchesStep(t *testing.T) {
 				planed, pl := c.line.plane(t)
 				pl.RouterOrder = c.routerOrder
 				pl.touchAhead = v.touch
-				pl.SetInjectionLatency(int(c.line.injectLatency))
 				if pl.anon != c.anon || (pl.slotsFrom == pl.n) != c.slotlessLocal {
 					t.Fatalf("plane moves bodies anonymously: %v, local VCs' too: %v; want %v, %v", pl.anon, pl.slotsFrom == pl.n, c.anon, c.slotlessLocal)
 				}
@@ -693,11 +682,11 @@ func TestPlaneCountedSink(t *testing.T) {
 }
 
 // TestSlotlessInjectRefuses checks that a plane whose local VCs keep no
-// slots for bodies (SetInjectionLatency at most 1) refuses what would
+// slots for bodies (an injection latency of at most 1) refuses what would
 // break that: a flit injected into a port other than the local one, or
 // arriving later than the latency it was set for.
 func TestSlotlessInjectRefuses(t *testing.T) {
-	line := planeLine{n: 4, cfg: Arch{VCs: 2, BufferDepth: 2}, ejectVCs: 2, link: 1, credit: 1}
+	line := planeLine{n: 4, cfg: Arch{VCs: 2, BufferDepth: 2}, ejectVCs: 2, link: 1, credit: 1, injectLatency: 1}
 	for _, c := range []struct {
 		name      string
 		port      int
@@ -710,7 +699,6 @@ func TestSlotlessInjectRefuses(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, pl := line.plane(t)
-			pl.SetInjectionLatency(1)
 			if pl.slotsFrom != pl.n {
 				t.Fatalf("local VCs keep their slots: slotsFrom %d, want %d", pl.slotsFrom, pl.n)
 			}

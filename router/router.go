@@ -1201,7 +1201,7 @@ func (r *Router) tailLeft(i int, o, q int32, now sim.Cycle) {
 // feeding this one: the packet's tail has not left it, so it still sends
 // that packet. The walk ends at a VC holding the tail or at a local input
 // VC, whose slots a NIC wrote whole or, when its bodies go without
-// (Plane.SetInjectionLatency), whose packet injecting keeps.
+// (NewPlane's injectLatency), whose packet injecting keeps.
 func (r *Router) frontPacket(i int) int32 {
 	for {
 		pl, ivc := r.plane, &r.in[i]

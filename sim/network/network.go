@@ -343,11 +343,10 @@ func (n *Network) usePlane() error {
 	if n.ms != nil || n.g != nil || n.cfg.ownAllocators || !router.PlaneServes(n.ports, n.cfg.Router) {
 		return nil
 	}
-	pl, err := router.NewPlane(&n.fabric, n.routers, n.cfg.InjectionLatency+n.cfg.Router.RoutingDelay)
+	pl, err := router.NewPlane(&n.fabric, n.routers, n.cfg.InjectionLatency)
 	if err != nil {
 		return err
 	}
-	pl.SetInjectionLatency(n.cfg.InjectionLatency)
 	n.plane = pl
 	return nil
 }
