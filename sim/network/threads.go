@@ -140,9 +140,7 @@ func (n *Network) injectPart(p, w0, w1 int) (sent int) {
 			if n.injectFlit(n.parts[p], t, t, n.local) {
 				sent++
 			}
-			if n.nics[t].active == 0 && n.srcQ[t].Len() == 0 { // (the NIC first: its line is loaded, and while it injects a packet the queue need not be read)
-				n.sources[w] &^= 1 << (uint(t) & 63)
-			}
+			n.retireSource(t)
 		}
 	}
 	return sent
