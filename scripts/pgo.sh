@@ -17,7 +17,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-go test ./sim/network -run XXX -bench Torus -benchtime 120000x -pgo=off -cpuprofile "$tmp/small.pprof" >/dev/null
+go test -o "$tmp/network.test" ./sim/network -run XXX -bench Torus -benchtime 120000x -pgo=off -cpuprofile "$tmp/small.pprof" >/dev/null
 go build -pgo=off -o "$tmp/flitsim" ./cmd/flitsim
 "$tmp/flitsim" bench --k 16 --n 5 --load 0.05 --warmup 300 --cycles 300 --repeat 1 --threads 2 --cpuprofile "$tmp/cube.pprof" >/dev/null
 go tool pprof -proto "$tmp/small.pprof" "$tmp/cube.pprof" >"$tmp/merged.pgo" 2>/dev/null
