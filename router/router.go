@@ -1199,19 +1199,26 @@ func (r *Router) tailLeft(i int, o, q int32, now sim.Cycle) {
 // (Plane.anon), its tail's if the tail is in the VC (remain <= count), else
 // that of the front flit of the input VC upstream that owns the output VC
 // feeding this one: the packet's tail has not left it, so it still sends
-// that packet. The walk ends at a VC holding the tail or at a local input
-// VC, whose slots a NIC wrote whole or, when its bodies go without
-// (NewPlane's injectLatency), whose packet injecting keeps.
+// that packet (that VC may be empty: its packet's next flits are further
+// up, or still in the NIC). The walk ends at a VC holding the tail or at a
+// local input VC, whose slots a NIC wrote whole (an empty one: the slot of
+// the flit that left last) or, when its bodies go without (NewPlane's
+// injectLatency), whose packet injecting keeps.
 func (r *Router) frontPacket(i int) int32 {
 	for {
 		pl, ivc := r.plane, &r.in[i]
-		if pl == nil || i >= pl.slotsFrom || ivc.state != vcActive || !pl.bodyFront(ivc) {
+		if pl == nil || ivc.state != vcActive || ivc.count > 0 && (i >= pl.slotsFrom || !pl.bodyFront(ivc)) {
 			return r.slots[i*r.depth+int(ivc.head)].packet()
 		}
-		if int32(ivc.count) >= ivc.remain {
+		// An active VC upstream may be empty, its packet's next flits
+		// further up or still in the NIC: its front slot is stale then.
+		if ivc.count > 0 && int32(ivc.count) >= ivc.remain {
 			return r.slots[i*r.depth+int(wrap(uint(int32(ivc.head)+ivc.remain-1), uint(r.depth)))].packet()
 		}
 		if i >= pl.localIVC {
+			if i >= pl.slotsFrom { // empty, its flits in slots: the packet of the one that left last
+				return r.slots[i*r.depth+int(wrap(uint(ivc.head)+uint(r.depth)-1, uint(r.depth)))].packet()
+			}
 			return pl.injecting[r.id*r.vcs+i-pl.localIVC] // the tail is still in the NIC
 		}
 		up, o := r.feeder(i/r.vcs, int32(i))
