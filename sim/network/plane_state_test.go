@@ -71,3 +71,58 @@ func TestPlaneStateMatchesOwnAllocators(t *testing.T) {
 		})
 	}
 }
+
+// TestThreadsStateMatch steps a network on one thread and on two and
+// three side by side and compares every router's busy VCs (Router.Blocked)
+// after every cycle, as TestPlaneStateMatchesOwnAllocators does for the
+// plane: TestThreadsDeterministic sees a divergence when a packet
+// arrives, this one in the cycle it happens.
+func TestThreadsStateMatch(t *testing.T) {
+	cycles := 1500
+	if testing.Short() {
+		cycles = 600
+	}
+	cases := threadCases()
+	for _, name := range []string{"zero-pipeline", "torus3d", "hypercube8"} {
+		cfg, ok := cases[name]
+		if !ok {
+			t.Fatalf("no thread case %q", name)
+		}
+		t.Run(name, func(t *testing.T) {
+			nets := make([]*Network, 3)
+			for k := range nets {
+				c := cfg
+				c.Threads = k + 1
+				n, err := New(c)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer n.Close()
+				nets[k] = n
+			}
+			if len(nets[1].parts) < 2 || len(nets[2].parts) < 3 {
+				t.Fatalf("split into %d and %d partitions: the case compares nothing", len(nets[1].parts), len(nets[2].parts))
+			}
+			var v0, vk []router.BlockedVC
+			busy := 0
+			for c := 0; c < cycles; c++ {
+				for _, n := range nets {
+					n.Step()
+				}
+				for id := range nets[0].routers {
+					v0 = nets[0].routers[id].Blocked(v0[:0], nets[0].now)
+					busy += len(v0)
+					for k := 1; k < len(nets); k++ {
+						vk = nets[k].routers[id].Blocked(vk[:0], nets[k].now)
+						if !reflect.DeepEqual(v0, vk) {
+							t.Fatalf("cycle %d, router %d:\non %d threads %+v\non one        %+v", c, id, k+1, vk, v0)
+						}
+					}
+				}
+			}
+			if busy == 0 {
+				t.Fatalf("no VC held a flit in %d cycles: the case tests nothing", cycles)
+			}
+		})
+	}
+}
