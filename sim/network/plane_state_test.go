@@ -20,9 +20,9 @@ import (
 // reported at its first cycle and router, where the deliveries show it
 // only when a packet arrives.
 func TestPlaneStateMatchesOwnAllocators(t *testing.T) {
-	cases, cycles := 12, 1500
+	cases, cycles := 40, 1500
 	if testing.Short() {
-		cases, cycles = 6, 800
+		cases, cycles = 12, 800
 	}
 	rng := rand.New(rand.NewPCG(20261127, 14))
 	cfgs := []Config{SpeedConfig(4, 0.3), SpeedConfig(9, 0.25)}
