@@ -51,21 +51,15 @@ func TestPlaneStateMatchesOwnAllocators(t *testing.T) {
 			if a.plane == nil || b.plane != nil {
 				t.Fatalf("plane %v with, %v without: the case compares nothing", a.plane != nil, b.plane != nil)
 			}
-			var va, vb []router.BlockedVC
-			busy := 0
+			var cmp stateComparison
 			for c := 0; c < cycles; c++ {
 				a.Step()
 				b.Step()
-				for id := range a.routers {
-					va = a.routers[id].Blocked(va[:0], a.now)
-					vb = b.routers[id].Blocked(vb[:0], b.now)
-					busy += len(va)
-					if !reflect.DeepEqual(va, vb) {
-						t.Fatalf("cycle %d, router %d:\nwith the plane %+v\nalone          %+v", c, id, va, vb)
-					}
+				if id, va, vb := cmp.differ(a, b); id >= 0 {
+					t.Fatalf("cycle %d, router %d:\nwith the plane %+v\nalone          %+v", c, id, va, vb)
 				}
 			}
-			if busy == 0 {
+			if cmp.busy == 0 {
 				t.Fatalf("no VC held a flit in %d cycles: the case tests nothing", cycles)
 			}
 		})
@@ -103,26 +97,41 @@ func TestThreadsStateMatch(t *testing.T) {
 			if len(nets[1].parts) < 2 || len(nets[2].parts) < 3 {
 				t.Fatalf("split into %d and %d partitions: the case compares nothing", len(nets[1].parts), len(nets[2].parts))
 			}
-			var v0, vk []router.BlockedVC
-			busy := 0
+			var cmp stateComparison
 			for c := 0; c < cycles; c++ {
 				for _, n := range nets {
 					n.Step()
 				}
-				for id := range nets[0].routers {
-					v0 = nets[0].routers[id].Blocked(v0[:0], nets[0].now)
-					busy += len(v0)
-					for k := 1; k < len(nets); k++ {
-						vk = nets[k].routers[id].Blocked(vk[:0], nets[k].now)
-						if !reflect.DeepEqual(v0, vk) {
-							t.Fatalf("cycle %d, router %d:\non %d threads %+v\non one        %+v", c, id, k+1, vk, v0)
-						}
+				for k := 1; k < len(nets); k++ {
+					if id, v0, vk := cmp.differ(nets[0], nets[k]); id >= 0 {
+						t.Fatalf("cycle %d, router %d:\non %d threads %+v\non one        %+v", c, id, k+1, vk, v0)
 					}
 				}
 			}
-			if busy == 0 {
+			if cmp.busy == 0 {
 				t.Fatalf("no VC held a flit in %d cycles: the case tests nothing", cycles)
 			}
 		})
 	}
+}
+
+// stateComparison compares two networks' routers by what they report of
+// their busy input VCs (Router.Blocked), reusing its buffers.
+type stateComparison struct {
+	va, vb []router.BlockedVC
+	busy   int // busy VCs seen in the first network, over every comparison
+}
+
+// differ returns the first router whose report differs between a and b,
+// with both reports, or -1.
+func (sc *stateComparison) differ(a, b *Network) (id int, va, vb []router.BlockedVC) {
+	for id := range a.routers {
+		sc.va = a.routers[id].Blocked(sc.va[:0], a.now)
+		sc.vb = b.routers[id].Blocked(sc.vb[:0], b.now)
+		sc.busy += len(sc.va)
+		if !reflect.DeepEqual(sc.va, sc.vb) {
+			return id, sc.va, sc.vb
+		}
+	}
+	return -1, nil, nil
 }
