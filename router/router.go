@@ -1207,18 +1207,21 @@ func (r *Router) tailLeft(i int, o, q int32, now sim.Cycle) {
 func (r *Router) frontPacket(i int) int32 {
 	for {
 		pl, ivc := r.plane, &r.in[i]
-		if pl == nil || ivc.state != vcActive || ivc.count > 0 && (i >= pl.slotsFrom || !pl.bodyFront(ivc)) {
-			return r.slots[i*r.depth+int(ivc.head)].packet()
+		// packetAt is the packet in the slot k places after the VC's front
+		// (k = -1: the flit that left last).
+		packetAt := func(k int32) int32 {
+			return r.slots[i*r.depth+int((int32(ivc.head)+k+int32(r.depth))%int32(r.depth))].packet()
 		}
 		// An active VC upstream may be empty, its packet's next flits
 		// further up or still in the NIC: its front slot is stale then.
-		if ivc.count > 0 && int32(ivc.count) >= ivc.remain {
-			return r.slots[i*r.depth+int(wrap(uint(int32(ivc.head)+ivc.remain-1), uint(r.depth)))].packet()
-		}
-		if i >= pl.localIVC {
-			if i >= pl.slotsFrom { // empty, its flits in slots: the packet of the one that left last
-				return r.slots[i*r.depth+int(wrap(uint(ivc.head)+uint(r.depth)-1, uint(r.depth)))].packet()
-			}
+		switch {
+		case pl == nil || ivc.state != vcActive || ivc.count > 0 && (i >= pl.slotsFrom || !pl.bodyFront(ivc)):
+			return packetAt(0)
+		case int32(ivc.count) >= ivc.remain: // (an active VC's remain is at least 1: never when empty)
+			return packetAt(ivc.remain - 1)
+		case i >= pl.slotsFrom: // a local VC keeping its slots, empty
+			return packetAt(-1)
+		case i >= pl.localIVC:
 			return pl.injecting[r.id*r.vcs+i-pl.localIVC] // the tail is still in the NIC
 		}
 		up, o := r.feeder(i/r.vcs, int32(i))
