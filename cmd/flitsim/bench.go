@@ -30,19 +30,20 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	k := fs.Int("k", 0, "time this k-ary n-cube (torus, the reference router) instead of the reference cases; 0: the reference cases")
 	dims := fs.Int("n", 2, "dimensions of the --k network")
 	load := fs.Float64("load", 0.1, "offered load of the --k network, flits per node per cycle")
+	length := fs.Int("length", 16, "message length of the --k network, flits (the load stays in flits: fewer, longer packets carry it)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole bench to this file (go tool pprof)")
 	memProfile := fs.String("memprofile", "", "write a profile of every allocation (sampled at each one: slow) to this file (go tool pprof -sample_index=alloc_objects)")
 	threads := fs.Int("threads", 1, fmt.Sprintf("threads stepping each network, 1..%d (network.Config.Threads; the threads column says how many did)", network.MaxThreads))
 	if help, err := fs.parse(args, ""); help || err != nil {
 		return err
 	}
-	if bad := benchRangeError(*threads, *cpu, *cycles, *warmup, *repeat, *k, *dims, *load); bad != "" {
+	if bad := benchRangeError(*threads, *cpu, *cycles, *warmup, *repeat, *k, *dims, *length, *load); bad != "" {
 		fs.Usage()
 		return withCode(exitUsage, fmt.Errorf("bench: %s", bad))
 	}
 	cases := network.SpeedCases
 	if *k > 0 {
-		cases = []network.SpeedCase{{K: *k, Dims: *dims, Load: *load}}
+		cases = []network.SpeedCase{{K: *k, Dims: *dims, Load: *load, Length: *length}}
 	}
 	if *cpu >= 0 {
 		release, err := pinToCPU(*cpu)
@@ -117,7 +118,7 @@ func writeHeapProfile(path string) error {
 // benchRangeError names the first of bench's flags out of its range (or
 // --threads with --cpu), with the value given and the range, or returns ""
 // when all are in range.
-func benchRangeError(threads, cpu, cycles, warmup, repeat, k, dims int, load float64) string {
+func benchRangeError(threads, cpu, cycles, warmup, repeat, k, dims, length int, load float64) string {
 	switch {
 	case threads < 1 || threads > network.MaxThreads || threads > 1 && cpu >= 0:
 		return fmt.Sprintf("--threads %d, want 1..%d, and not with --cpu (it pins one thread)", threads, network.MaxThreads)
@@ -133,6 +134,10 @@ func benchRangeError(threads, cpu, cycles, warmup, repeat, k, dims int, load flo
 		return fmt.Sprintf("--n %d, want >= 1", dims)
 	case k > 0 && !(load > 0 && load <= 1):
 		return fmt.Sprintf("--load %g, want 0 < load <= 1 flits/node/cycle", load)
+	case k > 0 && (length < 1 || length > network.MaxMessageFlits):
+		return fmt.Sprintf("--length %d, want 1..%d flits", length, network.MaxMessageFlits)
+	case k == 0 && length != 16:
+		return fmt.Sprintf("--length %d without --k: the reference cases' messages are 16 flits (their targets are for those)", length)
 	}
 	return ""
 }

@@ -36,6 +36,8 @@ func TestBenchUsage(t *testing.T) {
 		{[]string{"bench", "--k", "16", "--n", "0"}, "--n 0, want >= 1"},
 		{[]string{"bench", "--k", "4", "--load", "0"}, "--load 0, want 0 < load <= 1"},
 		{[]string{"bench", "--k", "4", "--load", "2"}, "--load 2, want 0 < load <= 1"},
+		{[]string{"bench", "--k", "4", "--length", "0"}, "--length 0, want 1.."},
+		{[]string{"bench", "--length", "8"}, "--length 8 without --k"},
 		{[]string{"bench", "--threads", "0"}, "--threads 0, want 1.."},
 	} {
 		var out, errb bytes.Buffer
@@ -63,6 +65,18 @@ func TestBenchHelp(t *testing.T) {
 	}
 	if !strings.Contains(errb.String(), "--repeat") || out.Len() != 0 {
 		t.Errorf("want the usage on stderr and nothing on stdout; stdout %q, stderr %q", out.String(), errb.String())
+	}
+}
+
+// TestBenchLength: --length times the --k network with messages of that
+// length at the same flit load, and says so in the network's name.
+func TestBenchLength(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := Main(context.Background(), []string{"bench", "--k", "4", "--load", "0.1", "--length", "8", "--cycles", "100", "--warmup", "100", "--repeat", "1"}, &out, &errb); code != exitOK {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if s := out.String(); !strings.Contains(s, "4x4 torus, 8-flit messages") {
+		t.Errorf("output:\n%s", s)
 	}
 }
 

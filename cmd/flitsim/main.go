@@ -8,7 +8,7 @@
 //	                 [--write-baseline FILE] [--model-timeout D] [--shard i/n|auto] [--resume]
 //	flitsim merge DIR... [--out DIR] [--quiet]
 //	flitsim plot DIR... --out FILE [--label L,...]
-//	flitsim bench [--cycles N] [--warmup N] [--repeat R] [--cpu C] [--threads T]
+//	flitsim bench [--k K --n N --load L --length F] [--cycles N] [--warmup N] [--repeat R] [--cpu C] [--threads T]
 //	flitsim version
 //
 // Exit codes, for scripts:
@@ -72,7 +72,7 @@ Usage:
   flitsim validate CONFIG... [--out DIR] [--workers N] [--baseline FILE] [--slack S]
               [--junit FILE] [--write-baseline FILE] [--model-timeout D]
               [--shard i/n|auto [--shard-count N]] [--resume] [--quiet]
-  flitsim bench [--k K --n N --load L] [--threads T] [--cycles N] [--warmup N] [--repeat R]
+  flitsim bench [--k K --n N --load L --length F] [--threads T] [--cycles N] [--warmup N] [--repeat R]
               [--cpu C]
   flitsim version
 

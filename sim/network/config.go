@@ -24,6 +24,10 @@ type LengthSpec struct {
 	Max          int     // geometric: truncation (0 = unbounded)
 }
 
+// MaxMessageFlits is the longest message a network carries, in flits: a
+// router's buffer slot holds a packet's length in that many values.
+const MaxMessageFlits = router.MaxPacketFlits
+
 // Routing algorithm names accepted by Config.Routing.
 const (
 	RoutingDimensionOrder = "dimension-order"
@@ -184,15 +188,15 @@ func (c Config) validate() error {
 	if c.LinkLatency < 1 {
 		add("network: LinkLatency = %d, want >= 1", c.LinkLatency)
 	}
-	if c.Length.Flits > router.MaxPacketFlits || c.Length.Max > router.MaxPacketFlits {
-		add("network: messages of up to %d flits fit a router's buffer slot (length %d, max %d)", router.MaxPacketFlits, c.Length.Flits, c.Length.Max)
+	if c.Length.Flits > MaxMessageFlits || c.Length.Max > MaxMessageFlits {
+		add("network: messages of up to %d flits fit a router's buffer slot (length %d, max %d)", MaxMessageFlits, c.Length.Flits, c.Length.Max)
 	}
 	// An unbounded geometric length draws a message longer than a slot
-	// can carry with probability (1-1/Mean)^MaxPacketFlits per message,
-	// below e^-64 when Mean <= MaxPacketFlits/64; a larger mean must be
+	// can carry with probability (1-1/Mean)^MaxMessageFlits per message,
+	// below e^-64 when Mean <= MaxMessageFlits/64; a larger mean must be
 	// truncated, or a long run would fail mid-way.
-	if c.Length.Distribution == "geometric" && c.Length.Max == 0 && c.Length.Mean > router.MaxPacketFlits/64 {
-		add("network: a geometric length of mean %g flits without a max can draw a message longer than the %d flits a router's buffer slot carries: set a max of at most %d", c.Length.Mean, router.MaxPacketFlits, router.MaxPacketFlits)
+	if c.Length.Distribution == "geometric" && c.Length.Max == 0 && c.Length.Mean > MaxMessageFlits/64 {
+		add("network: a geometric length of mean %g flits without a max can draw a message longer than the %d flits a router's buffer slot carries: set a max of at most %d", c.Length.Mean, MaxMessageFlits, MaxMessageFlits)
 	}
 	if c.CreditDelay < 1 {
 		add("network: CreditDelay = %d, want >= 1", c.CreditDelay)

@@ -32,27 +32,42 @@ func SpeedConfig(k int, load float64) Config {
 // the simulated cycles per second the project aims for on one core of its
 // 2-core CI machine (the simulator-core issue's point 8).
 type SpeedCase struct {
-	K      int
-	Dims   int     // dimensions of the k-ary n-cube; 0 means 2
-	Load   float64 // flits per node per cycle
+	K    int
+	Dims int     // dimensions of the k-ary n-cube; 0 means 2
+	Load float64 // flits per node per cycle
+	// Length is the messages' length in flits; 0 means SpeedConfig's 16.
+	// The load stays in flits, so a length changes how many packets carry
+	// the same flits: timing one network at two lengths separates the
+	// cost of a flit's hop from that of a packet's (docs/speed.md#session15).
+	Length int
 	Target float64 // simulated cycles per second; 0: none
 }
 
-// Config is the case's SpeedConfig, with its dimensions.
+// Config is the case's SpeedConfig, with its dimensions and message length.
 func (c SpeedCase) Config() Config {
 	cfg := SpeedConfig(c.K, c.Load)
 	if c.Dims > 0 {
 		cfg.Topology.N = c.Dims
 	}
+	if c.Length > 0 {
+		cfg.Length = LengthSpec{Flits: c.Length}
+		cfg.Rate = c.Load / float64(c.Length)
+	}
 	return cfg
 }
 
-// Name is the case's network: "8x8 torus", "16-ary 5-cube".
+// Name is the case's network: "8x8 torus", "16-ary 5-cube", and the
+// message length when it is not SpeedConfig's ("16-ary 5-cube, 8-flit
+// messages").
 func (c SpeedCase) Name() string {
+	name := fmt.Sprintf("%d-ary %d-cube", c.K, c.Dims)
 	if c.Dims == 0 || c.Dims == 2 {
-		return fmt.Sprintf("%dx%d torus", c.K, c.K)
+		name = fmt.Sprintf("%dx%d torus", c.K, c.K)
 	}
-	return fmt.Sprintf("%d-ary %d-cube", c.K, c.Dims)
+	if c.Length > 0 && c.Length != 16 {
+		name += fmt.Sprintf(", %d-flit messages", c.Length)
+	}
+	return name
 }
 
 // SpeedCases are the reference measurements: the 8x8 torus at 0.2 and the

@@ -61,3 +61,25 @@ func TestReferenceRouterBytesPerNode(t *testing.T) {
 		t.Fatalf("%.0f bytes per node, want 500..%d", b, maxBytesPerNode)
 	}
 }
+
+// TestSpeedCaseLength: a speed case's message length changes the packets,
+// not the flits: the same load in flits/node/cycle, carried by Length-flit
+// messages, and the length in the case's name unless it is the default.
+func TestSpeedCaseLength(t *testing.T) {
+	for _, tc := range []struct {
+		c     SpeedCase
+		flits int
+		rate  float64
+		name  string
+	}{
+		{SpeedCase{K: 8, Load: 0.2}, 16, 0.2 / 16, "8x8 torus"},
+		{SpeedCase{K: 8, Load: 0.2, Length: 16}, 16, 0.2 / 16, "8x8 torus"},
+		{SpeedCase{K: 16, Dims: 5, Load: 0.05, Length: 8}, 8, 0.05 / 8, "16-ary 5-cube, 8-flit messages"},
+		{SpeedCase{K: 4, Dims: 3, Load: 0.1, Length: 32}, 32, 0.1 / 32, "4-ary 3-cube, 32-flit messages"},
+	} {
+		cfg := tc.c.Config()
+		if cfg.Length.Flits != tc.flits || cfg.Rate != tc.rate || tc.c.Name() != tc.name {
+			t.Errorf("%+v: %d flits at rate %g, %q; want %d at %g, %q", tc.c, cfg.Length.Flits, cfg.Rate, tc.c.Name(), tc.flits, tc.rate, tc.name)
+		}
+	}
+}
