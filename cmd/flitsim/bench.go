@@ -96,10 +96,21 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		case best.CyclesPerSecond() >= c.Target:
 			met = "yes"
 		}
-		fmt.Fprintf(tw, "%s\t%.3g\t%d\t%.0f\t%.0f\t%.2f M\t%.2f\t%.0f\t%s\t%s\t\n", c.Name(), c.Load, best.Threads,
-			best.CyclesPerSecond(), median.CyclesPerSecond(), best.FlitHopsPerSecond()/1e6, best.AllocsPerCycle(), best.BytesPerNode(), target, met)
+		fmt.Fprintf(tw, "%s\t%.3g\t%d\t%s\t%s\t%.2f M\t%.2f\t%.0f\t%s\t%s\t\n", c.Name(), c.Load, best.Threads,
+			cyclesPerSecond(best), cyclesPerSecond(median), best.FlitHopsPerSecond()/1e6, best.AllocsPerCycle(), best.BytesPerNode(), target, met)
 	}
 	return tw.Flush()
+}
+
+// cyclesPerSecond formats s's simulated cycles per second: whole cycles
+// from 100 on, three significant digits below (a 2^20-node network runs
+// some ten cycles a second, where whole cycles would be one digit).
+func cyclesPerSecond(s network.Speed) string {
+	v := s.CyclesPerSecond()
+	if v < 100 {
+		return fmt.Sprintf("%.3g", v)
+	}
+	return fmt.Sprintf("%.0f", v)
 }
 
 // writeHeapProfile writes the allocation profile to path.

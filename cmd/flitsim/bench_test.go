@@ -5,6 +5,9 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/flitsim/flitsim/sim/network"
 )
 
 func TestBenchPrintsHeadline(t *testing.T) {
@@ -89,5 +92,25 @@ func TestBenchOneNetwork(t *testing.T) {
 	}
 	if s := out.String(); !strings.Contains(s, "4-ary 3-cube") || strings.Contains(s, "8x8 torus") || !strings.Contains(s, "bytes/node") {
 		t.Errorf("output:\n%s", s)
+	}
+}
+
+// TestCyclesPerSecond: whole cycles from 100 a second on, three
+// significant digits below, where a large network runs.
+func TestCyclesPerSecond(t *testing.T) {
+	for _, tc := range []struct {
+		cycles  int64
+		elapsed time.Duration
+		want    string
+	}{
+		{300, 31 * time.Second, "9.68"},
+		{300, 20 * time.Second, "15"},
+		{100, 2 * time.Second, "50"},
+		{1000, 10 * time.Second, "100"},
+		{30000, 72500 * time.Microsecond, "413793"},
+	} {
+		if got := cyclesPerSecond(network.Speed{Cycles: tc.cycles, Elapsed: tc.elapsed}); got != tc.want {
+			t.Errorf("%d cycles in %v: %q, want %q", tc.cycles, tc.elapsed, got, tc.want)
+		}
 	}
 }
