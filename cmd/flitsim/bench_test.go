@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -111,6 +112,28 @@ func TestCyclesPerSecond(t *testing.T) {
 	} {
 		if got := cyclesPerSecond(network.Speed{Cycles: tc.cycles, Elapsed: tc.elapsed}); got != tc.want {
 			t.Errorf("%d cycles in %v: %q, want %q", tc.cycles, tc.elapsed, got, tc.want)
+		}
+	}
+}
+
+// TestBenchLastLineFromTheEnd pins what scripts/ab.sh and scripts/split.sh
+// read from a bench's last line, counting fields from its end (a
+// network's name may hold spaces): cycles/s best and median, flit-hops/s
+// and its unit "M", then allocs/cycle, bytes/node, target and met.
+func TestBenchLastLineFromTheEnd(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := Main(context.Background(), []string{"bench", "--k", "4", "--load", "0.1", "--length", "8", "--cycles", "100", "--warmup", "100", "--repeat", "1"}, &out, &errb); code != exitOK {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	f := strings.Fields(lines[len(lines)-1])
+	n := len(f)
+	if n < 9 || f[n-5] != "M" || f[n-1] != "-" || f[n-2] != "-" {
+		t.Fatalf("last line %q: want ... best median flit-hops M allocs bytes - -", lines[len(lines)-1])
+	}
+	for _, k := range []int{n - 8, n - 7, n - 6, n - 4, n - 3} {
+		if v, err := strconv.ParseFloat(f[k], 64); err != nil || v < 0 || k != n-4 && v == 0 {
+			t.Errorf("field %d from the end of %q: %q is not a measured figure", n-k, lines[len(lines)-1], f[k])
 		}
 	}
 }
