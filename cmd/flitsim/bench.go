@@ -30,7 +30,7 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	k := fs.Int("k", 0, "time this k-ary n-cube (torus, the reference router) instead of the reference cases; 0: the reference cases")
 	dims := fs.Int("n", 2, "dimensions of the --k network")
 	load := fs.Float64("load", 0.1, "offered load of the --k network, flits per node per cycle")
-	length := fs.Int("length", 16, "message length of the --k network, flits (the load stays in flits: fewer, longer packets carry it)")
+	length := fs.Int("length", network.SpeedLength, "message length of the --k network, flits (the load stays in flits: fewer, longer packets carry it)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole bench to this file (go tool pprof)")
 	memProfile := fs.String("memprofile", "", "write a profile of every allocation (sampled at each one: slow) to this file (go tool pprof -sample_index=alloc_objects)")
 	threads := fs.Int("threads", 1, fmt.Sprintf("threads stepping each network, 1..%d (network.Config.Threads; the threads column says how many did)", network.MaxThreads))
@@ -147,8 +147,8 @@ func benchRangeError(threads, cpu, cycles, warmup, repeat, k, dims, length int, 
 		return fmt.Sprintf("--load %g, want 0 < load <= 1 flits/node/cycle", load)
 	case k > 0 && (length < 1 || length > network.MaxMessageFlits):
 		return fmt.Sprintf("--length %d, want 1..%d flits", length, network.MaxMessageFlits)
-	case k == 0 && length != 16:
-		return fmt.Sprintf("--length %d without --k: the reference cases' messages are 16 flits (their targets are for those)", length)
+	case k == 0 && length != network.SpeedLength:
+		return fmt.Sprintf("--length %d without --k: the reference cases' messages are %d flits (their targets are for those)", length, network.SpeedLength)
 	}
 	return ""
 }

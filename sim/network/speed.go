@@ -17,13 +17,22 @@ import (
 // BookSim-like router with one cycle each for routing, VC allocation and
 // switch allocation (link and credit delays 1).
 func SpeedConfig(k int, load float64) Config {
+	return speedConfig(k, load, SpeedLength)
+}
+
+// SpeedLength is the reference speed networks' message length, in flits.
+const SpeedLength = 16
+
+// speedConfig is SpeedConfig with messages of length flits at the same
+// load in flits per node per cycle.
+func speedConfig(k int, load float64, length int) Config {
 	return Config{
 		Topology: topology.Spec{Kind: topology.Torus, K: k, N: 2, Bidirectional: true},
 		Router:   router.Arch{VCs: 2, BufferDepth: 8, RoutingDelay: 1, VCAllocDelay: 1, SwitchAllocDelay: 1},
 		Pattern:  traffic.PatternSpec{Name: "uniform"},
 		Process:  "bernoulli",
-		Rate:     load / 16,
-		Length:   LengthSpec{Flits: 16},
+		Rate:     load / float64(length),
+		Length:   LengthSpec{Flits: length},
 		Seed:     1,
 	}
 }
@@ -35,7 +44,7 @@ type SpeedCase struct {
 	K    int
 	Dims int     // dimensions of the k-ary n-cube; 0 means 2
 	Load float64 // flits per node per cycle
-	// Length is the messages' length in flits; 0 means SpeedConfig's 16.
+	// Length is the messages' length in flits; 0 means SpeedLength.
 	// The load stays in flits, so a length changes how many packets carry
 	// the same flits: timing one network at two lengths separates the
 	// cost of a flit's hop from that of a packet's (docs/speed.md#session15).
@@ -45,13 +54,13 @@ type SpeedCase struct {
 
 // Config is the case's SpeedConfig, with its dimensions and message length.
 func (c SpeedCase) Config() Config {
-	cfg := SpeedConfig(c.K, c.Load)
+	length := c.Length
+	if length == 0 {
+		length = SpeedLength
+	}
+	cfg := speedConfig(c.K, c.Load, length)
 	if c.Dims > 0 {
 		cfg.Topology.N = c.Dims
-	}
-	if c.Length > 0 {
-		cfg.Length = LengthSpec{Flits: c.Length}
-		cfg.Rate = c.Load / float64(c.Length)
 	}
 	return cfg
 }
@@ -64,7 +73,7 @@ func (c SpeedCase) Name() string {
 	if c.Dims == 0 || c.Dims == 2 {
 		name = fmt.Sprintf("%dx%d torus", c.K, c.K)
 	}
-	if c.Length > 0 && c.Length != 16 {
+	if c.Length > 0 && c.Length != SpeedLength {
 		name += fmt.Sprintf(", %d-flit messages", c.Length)
 	}
 	return name
