@@ -72,18 +72,6 @@ func TestBenchHelp(t *testing.T) {
 	}
 }
 
-// TestBenchLength: --length times the --k network with messages of that
-// length at the same flit load, and says so in the network's name.
-func TestBenchLength(t *testing.T) {
-	var out, errb bytes.Buffer
-	if code := Main(context.Background(), []string{"bench", "--k", "4", "--load", "0.1", "--length", "8", "--cycles", "100", "--warmup", "100", "--repeat", "1"}, &out, &errb); code != exitOK {
-		t.Fatalf("exit %d: %s", code, errb.String())
-	}
-	if s := out.String(); !strings.Contains(s, "4x4 torus, 8-flit messages") {
-		t.Errorf("output:\n%s", s)
-	}
-}
-
 // TestBenchOneNetwork: --k/--n/--load time one k-ary n-cube instead of the
 // reference cases, with its measured bytes per node and no target.
 func TestBenchOneNetwork(t *testing.T) {
@@ -116,14 +104,19 @@ func TestCyclesPerSecond(t *testing.T) {
 	}
 }
 
-// TestBenchLastLineFromTheEnd pins what scripts/ab.sh and scripts/split.sh
-// read from a bench's last line, counting fields from its end (a
-// network's name may hold spaces): cycles/s best and median, flit-hops/s
-// and its unit "M", then allocs/cycle, bytes/node, target and met.
-func TestBenchLastLineFromTheEnd(t *testing.T) {
+// TestBenchLength: --length times the --k network with messages of that
+// length at the same flit load and says so in the network's name; and
+// the last line keeps what scripts/ab.sh and scripts/split.sh read from
+// it, counting fields from its end (a network's name may hold spaces):
+// cycles/s best and median, flit-hops/s and its unit "M", then
+// allocs/cycle, bytes/node, target and met.
+func TestBenchLength(t *testing.T) {
 	var out, errb bytes.Buffer
 	if code := Main(context.Background(), []string{"bench", "--k", "4", "--load", "0.1", "--length", "8", "--cycles", "100", "--warmup", "100", "--repeat", "1"}, &out, &errb); code != exitOK {
 		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if s := out.String(); !strings.Contains(s, "4x4 torus, 8-flit messages") {
+		t.Errorf("output:\n%s", s)
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	f := strings.Fields(lines[len(lines)-1])

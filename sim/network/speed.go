@@ -37,7 +37,8 @@ func speedConfig(k int, load float64, length int) Config {
 	}
 }
 
-// SpeedCase is one reference speed measurement: SpeedConfig(K, Load) and
+// SpeedCase is one reference speed measurement: SpeedConfig(K, Load), in
+// Dims dimensions and with Length-flit messages when those are set, and
 // the simulated cycles per second the project aims for on one core of its
 // 2-core CI machine (the simulator-core issue's point 8).
 type SpeedCase struct {
