@@ -272,8 +272,17 @@ func (r *Router) walkFree(i, pass int, excl, need, needAdaptive int32, now sim.C
 }
 
 // own gives output VC o (of port q) to input VC i and records the
-// occupancy change.
+// occupancy change; in a plane, the plane counts it (plane_occ.go).
 func (r *Router) own(o, i, q int32, now sim.Cycle) {
+	if pl := r.plane; pl != nil {
+		if r.linked>>(uint(q)&63)&1 != 0 {
+			pl.down[r.id*pl.n+int(o)].count(r, int8(q), r.in[i].remain) // counted ahead (LinkFlits)
+			pl.occupancyChange(r.busyVCs(int(q)), 1, now)
+		}
+		r.ovOwner[o] = i
+		r.freeOV &^= 1 << (uint(o) & 63)
+		return
+	}
 	if r.linked>>(uint(q)&63)&1 != 0 {
 		r.occ[r.linkFlitsAt(int(q))] += int64(r.in[i].remain) // counted ahead (LinkFlits)
 	}
@@ -285,8 +294,19 @@ func (r *Router) own(o, i, q int32, now sim.Cycle) {
 
 // release frees output VC o of port q.
 func (r *Router) release(o, q int32, now sim.Cycle) {
-	if r.waitingVA > 0 && r.plane != nil {
-		r.plane.retryVA(r) // a header may have waited for this VC (allocateVCs)
+	if pl := r.plane; pl != nil {
+		if r.waitingVA > 0 {
+			pl.retryVA(r) // a header may have waited for this VC (allocateVCs)
+		}
+		if r.linked>>(uint(q)&63)&1 != 0 {
+			if rem := r.in[r.ovOwner[o]].remain; rem != 0 {
+				r.occ[r.linkFlitsAt(int(q))] -= int64(rem) // a backtracking header's unsent packet (a tail leaves none)
+			}
+			pl.occupancyChange(r.busyVCs(int(q)), -1, now)
+		}
+		r.ovOwner[o] = -1
+		r.freeOV |= 1 << (uint(o) & 63)
+		return
 	}
 	if r.linked>>(uint(q)&63)&1 != 0 {
 		r.occ[r.linkFlitsAt(int(q))] -= int64(r.in[r.ovOwner[o]].remain) // a backtracking header's unsent packet (a tail leaves none)
@@ -295,6 +315,13 @@ func (r *Router) release(o, q int32, now sim.Cycle) {
 	r.freeOV |= 1 << (uint(o) & 63)
 	r.occTick(q, now)
 	r.occ[r.occAt(int(q))]--
+}
+
+// ownOccupancy panics when r's occupancy is its plane's.
+func (r *Router) ownOccupancy() {
+	if r.plane != nil {
+		panic(fmt.Sprintf("router %d: its plane counts its occupancy (Plane.Occupancy)", r.id))
+	}
 }
 
 // occAt is where output port q's record starts in occ: its stamp and
@@ -329,8 +356,10 @@ func (r *Router) occTick(q int32, now sim.Cycle) {
 // packet's tail leaves through it (or, for a scouting header that
 // backtracks, the negative acknowledgement arrives): the "busy virtual
 // channel" of Dally's occupancy model (docs/models.md#dally-1992). len(dst) must be at
-// least Ports*(VCs+1).
+// least Ports*(VCs+1). A router in a plane keeps no count of its own (the
+// plane's sums its routers', Plane.Occupancy): it panics.
 func (r *Router) Occupancy(now sim.Cycle, dst []int64) {
+	r.ownOccupancy()
 	V := r.vcs
 	for q := range r.ports {
 		r.occTick(int32(q), now)
@@ -340,8 +369,10 @@ func (r *Router) Occupancy(now sim.Cycle, dst []int64) {
 	}
 }
 
-// ResetOccupancy restarts the occupancy counts at cycle now.
+// ResetOccupancy restarts the occupancy counts at cycle now. A router in a
+// plane panics (Plane.ResetOccupancy).
 func (r *Router) ResetOccupancy(now sim.Cycle) {
+	r.ownOccupancy()
 	for q := range r.ports {
 		rec := r.occ[r.occAt(q):r.linkFlitsAt(q)] // not the link's flits
 		rec[0] = int64(now)<<8 | rec[0]&0xff

@@ -196,7 +196,9 @@
 // # Occupancy
 //
 // Each output port counts its reserved VCs over time (Occupancy): the
-// measured counterpart of Dally's VC occupancy distribution.
+// measured counterpart of Dally's VC occupancy distribution. Routers in a
+// plane leave the count to it: Plane.Occupancy sums their ports that lead
+// to a router, which is what a network reports.
 //
 // Units: cycles for every delay, flits for buffer depths and lengths.
 package router

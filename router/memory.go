@@ -41,7 +41,7 @@ func MemoryBytes(ports int, cfg Arch, classes int, adaptive bool) int64 {
 // and credits the plane uses in place (nothing is copied or freed). With
 // n = ports × VCs:
 //
-//	down                   n·4
+//	down                   n·sizeof(downLink) (where each output VC leads, its link's flits)
 //	dec, qset              16 + 8
 //	Ejected                sizeof(Flit) (one port to a sink, the local one, in a direct network)
 //	its word's share       sizeof(planeWord)/64
@@ -54,7 +54,7 @@ func MemoryBytes(ports int, cfg Arch, classes int, adaptive bool) int64 {
 // (the local port) in a torus or hypercube, every port in a mesh (its edges).
 func PlaneMemoryBytes(ports int, cfg Arch, sinkPorts int) int64 {
 	n := int64(ports) * int64(cfg.VCs)
-	b := n * 4
+	b := n * int64(unsafe.Sizeof(downLink{}))
 	if cfg.Switching != VirtualCutThrough && cfg.Switching != StoreAndForward {
 		b += int64(sinkPorts) * int64(cfg.VCs) * 8 // ejecting
 		b += int64(cfg.VCs) * 4                    // injecting

@@ -79,7 +79,7 @@ type Plane struct {
 	slots    []slot
 	n, depth int
 	saf      bool
-	down     []int32 // [id*n + o]: the global input VC output VC o of router id feeds, -1 for a sink, crossVC(g) for a router of another partition (downVC decodes)
+	down     []downLink // [id*n + o]: where output VC o of router id leads, and the flits granted through it
 	// ovCredits are the routers' counted credits (sinks), network-wide:
 	// router id's ovCredits is the window [id*n, (id+1)*n); output VCs
 	// from noInfinite on (the local port's) are unlimited.
@@ -165,6 +165,12 @@ type Plane struct {
 	touchAhead bool
 	sink       uint64  // what touch loaded, so that the loads are kept
 	tails      []int32 // touch's scratch: the listed input VCs whose front flit is a tail
+
+	// occ are the occupancy sums of the ports of the plane's routers that
+	// lead to a router, by busy count (plane_occ.go): a partition's hold
+	// the changes of its routers from the split on.
+	occ   [maxPlaneVCsMask + 1]int64
+	split []*Plane // the partitions, once split (Split)
 }
 
 // router returns router id of the plane.
@@ -239,7 +245,8 @@ type upLink struct {
 
 // NewPlane makes a plane the switch allocator of routers, which must be the
 // routers 0..n-1 of fabric f in id order, connected (Connect) as they will
-// run. injectLatency is the cycles a flit written by anyone else than a
+// run, before their first step (the plane's events start at cycle 0, and it
+// counts their occupancy from there: Plane.Occupancy). injectLatency is the cycles a flit written by anyone else than a
 // router of the plane (a NIC, Router.Inject) takes to arrive (at - now,
 // the same for every flit): with the routing delay after it, the longest
 // delay after which such a flit can matter to an allocation (the plane
@@ -321,7 +328,7 @@ func NewPlane(f *Fabric, routers []*Router, injectLatency int) (*Plane, error) {
 		pl.slots = make([]slot, len(routers)*pl.n*pl.depth)
 		pl.ovCredits = make([]int32, len(routers)*pl.n)
 	}
-	pl.down = hugepage.Make[int32](len(routers) * pl.n)
+	pl.down = hugepage.Make[downLink](len(routers) * pl.n)
 	pl.localIVC = r0.local * r0.vcs
 	pl.slotsFrom = pl.localIVC
 	if pl.anon = f.CreditDelay == 1 && f.LinkDelay <= 2 && !r0.cutThrough && !r0.rich; pl.anon {
@@ -386,9 +393,9 @@ func NewPlane(f *Fabric, routers []*Router, injectLatency int) (*Plane, error) {
 			l := r.port[q].link
 			for v := 0; v < r.vcs; v++ {
 				o := q*r.vcs + v
-				pl.down[g0+o] = -1
+				pl.down[g0+o].g = -1
 				if l.to != nil {
-					pl.down[g0+o] = int32(l.to.id*pl.n + o + int(l.offset))
+					pl.down[g0+o].g = int32(l.to.id*pl.n + o + int(l.offset))
 				}
 			}
 		}
@@ -1161,18 +1168,19 @@ func (pl *Plane) touch(list []int32) {
 
 // touchTails loads, ahead of move, what releasing the output VC of each
 // listed input VC (id<<6 | i) reads when its tail leaves (tailLeft): the
-// Router's lines of the release's fields, then the output port's occupancy
-// record and the output VC's owner (16-ary 5-cube at 0.05 on two threads:
-// +3% flit-hops/s, docs/speed.md#session9).
+// Router's lines of the release's fields, then the output VC's owner
+// (16-ary 5-cube at 0.05 on two threads: +3% flit-hops/s,
+// docs/speed.md#session9; the occupancy record it loaded too is the
+// plane's since session 16).
 func (pl *Plane) touchTails(tails []int32) (sink uint64) {
 	for _, e := range tails {
 		r := pl.router(int(e >> 6))
-		sink += uint64(r.waitingVA) + uint64(len(r.occ))
+		sink += uint64(r.waitingVA) + uint64(r.freeOV)
 	}
 	for _, e := range tails {
 		r := pl.router(int(e >> 6))
 		ivc := &pl.ivc[int(e>>6)*pl.n+int(e&63)]
-		sink += uint64(r.occ[r.occAt(int(ivc.outPort))]) + uint64(r.ovOwner[ivc.outVC])
+		sink += uint64(r.ovOwner[ivc.outVC])
 	}
 	return sink
 }

@@ -81,6 +81,7 @@ func (pl *Plane) Split(k int) ([]*Plane, error) {
 		sp.wheel = make([][]int32, len(pl.wheel))
 		sp.Ejected = make([]Flit, 0, (r1-r0)*pl.ports)
 		sp.tails = make([]int32, 0, len(pl.grants))
+		sp.occ = [len(sp.occ)]int64{} // the whole plane keeps the sums so far
 		sp.part = &planePart{index: p, parts: parts, w0: w0, w1: w1, out: make([][]crossing, k), wakes: make([][]int32, k)}
 		sc := newScratch(pl.n, pl.ports) // the partitions step at the same time
 		for _, r := range pl.routers[r0:r1] {
@@ -94,16 +95,17 @@ func (pl *Plane) Split(k int) ([]*Plane, error) {
 	// common path.
 	for id, r := range pl.routers {
 		for o, g0 := 0, id*pl.n; o < pl.n; o++ {
-			if dg := pl.down[g0+o]; dg >= 0 && pl.routers[int(dg)/pl.n].plane != r.plane {
-				pl.down[g0+o] = crossVC(dg)
+			if dg := pl.down[g0+o].g; dg >= 0 && pl.routers[int(dg)/pl.n].plane != r.plane {
+				pl.down[g0+o].g = crossVC(dg)
 			}
 		}
 		for i := range r.in {
 			if ivc := &r.in[i]; ivc.state == vcActive {
-				ivc.down = pl.down[id*pl.n+int(ivc.outVC)] // its copy of the table (granted)
+				ivc.down = pl.down[id*pl.n+int(ivc.outVC)].g // its copy of the table (granted)
 			}
 		}
 	}
+	pl.split = parts
 	// Events NewPlane scheduled go to the wheels of their routers' partitions.
 	for s, list := range pl.wheel {
 		for _, x := range list {

@@ -433,6 +433,7 @@ func TestPlaneMatchesStep(t *testing.T) {
 						contended += b2i(ownContended(r))
 						full += b2i(ownFull(r))
 					}
+					checkOccupancy(t, now, own, pl, stopAt/3)
 					if srcOwn.injected != srcPl.injected {
 						t.Fatalf("cycle %d: %d flits injected into the plane, %d into the routers alone", now, srcPl.injected, srcOwn.injected)
 					}
@@ -456,6 +457,35 @@ func TestPlaneMatchesStep(t *testing.T) {
 }
 
 func b2i(b bool) int { return int(b2u(b)) }
+
+// checkOccupancy compares the occupancy the plane counts with the sum over
+// the routers alone of their ports that lead to a router, after cycle now,
+// and restarts both counts after cycle resetAt.
+func checkOccupancy(t *testing.T, now sim.Cycle, own []*Router, pl *Plane, resetAt sim.Cycle) {
+	t.Helper()
+	V := own[0].vcs
+	want, got := make([]int64, V+1), make([]int64, V+1)
+	dst := make([]int64, own[0].ports*(V+1))
+	for _, r := range own {
+		clear(dst)
+		r.Occupancy(now+1, dst)
+		for q := range r.ports {
+			for v := 0; v <= V && r.linked>>q&1 != 0; v++ {
+				want[v] += dst[q*(V+1)+v]
+			}
+		}
+	}
+	pl.Occupancy(now+1, got)
+	if !slices.Equal(got, want) {
+		t.Fatalf("cycle %d: occupancy %v in the plane, %v alone", now, got, want)
+	}
+	if now == resetAt {
+		for _, r := range own {
+			r.ResetOccupancy(now + 1)
+		}
+		pl.ResetOccupancy(now + 1)
+	}
+}
 
 // reported returns ejected flits as far as a router promises them: a body
 // flit (neither head nor tail) reports no hop count (Flit.Hops: only tails
@@ -767,4 +797,21 @@ func TestFrontPacketPastEmptyLocalVC(t *testing.T) {
 		t.Fatal("no body of packet 9 reported while router 0's local VC was empty: the case tests nothing")
 	}
 	t.Logf("%d reports of packet 9's bodies past the emptied local VC", reported)
+}
+
+// TestDownLinkCountCarries has a link's count in the downstream table wrap
+// past 2^32: LinkFlits goes on counting from where it was.
+func TestDownLinkCountCarries(t *testing.T) {
+	rs, pl := planeLine{n: 2, cfg: Arch{VCs: 2, BufferDepth: 2}, ejectVCs: 1, link: 1, credit: 1}.plane(t)
+	r := rs[0]
+	if r.linked&1 == 0 {
+		t.Fatal("router 0's port 0 leads nowhere: the case tests nothing")
+	}
+	d := &pl.down[r.id*pl.n+1] // output VC 1 of port 0
+	d.flits = 1<<32 - 3
+	before := r.LinkFlits(0)
+	d.count(r, 0, 5)
+	if got, want := r.LinkFlits(0), before+5; before != 1<<32-3 || got != want {
+		t.Errorf("LinkFlits %d before, %d after a 5-flit packet; want %d, %d", before, got, int64(1<<32-3), want)
+	}
 }

@@ -34,8 +34,9 @@ func (pl *Plane) creditReturned(r *Router, owner int32) { pl.at(pl.cur, r, owner
 func (pl *Plane) granted(r *Router, i, o int32, q int8) {
 	w, bit := planeBit(r.ID())
 	pl.words[w].dirQ[i&63][q&15] |= bit
-	r.in[i].down = pl.down[r.id*pl.n+int(o)]
-	if pl.anon && pl.down[r.id*pl.n+int(o)] == -1 { // a sink: the head at the front of i names the packet of its bodies there (ejectedBody)
+	d := pl.down[r.id*pl.n+int(o)].g
+	r.in[i].down = d
+	if pl.anon && d == -1 { // a sink: the head at the front of i names the packet of its bodies there (ejectedBody)
 		pl.ejecting[pl.ejectingAt(r.id, int(o))] = packetOf(r.slots[int(i)*r.depth+int(r.in[i].head)].flit())
 	}
 }

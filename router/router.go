@@ -401,6 +401,9 @@ type Router struct {
 	// an output VC of q when q leads to a router (LinkFlits). A grant and a
 	// release update one line, where three arrays and the port's line were
 	// four misses at 2^20 routers (issue 20). occAt and linkFlitsAt index it.
+	// A router in a plane leaves both counts to the plane (plane_occ.go),
+	// which touches no such line: its record then holds only what a link's
+	// count carries past 2^32 and what a release takes back.
 	occ []int64
 
 	// scratch, valid within one call, shared with the routers never

@@ -111,13 +111,16 @@ func runTrace(t *testing.T, cfg Config, cycles int) (trace []string, state strin
 		trace = append(trace, fmt.Sprintf("%d %d %d %d %d %d %d", d.Src, d.Dst, d.Flits, d.Hops, d.Generated, d.Injected, d.Delivered))
 	})
 	for c := 0; c < cycles; c++ {
+		if c == cycles/3 {
+			n.resetOccupancy() // as a measurement starts
+		}
 		n.Step()
 	}
 	chans := make([]int64, len(n.stats.channelFlits))
 	for c := range chans {
 		chans[c] = n.channelFlits(c)
 	}
-	return trace, fmt.Sprintf("in flight %d, backlog %d, flit-hops %d, channels %v", n.InFlight(), n.Backlog(), n.FlitHops(), chans)
+	return trace, fmt.Sprintf("in flight %d, backlog %d, flit-hops %d, channels %v, occupancy %v", n.InFlight(), n.Backlog(), n.FlitHops(), chans, n.occupancyCycles())
 }
 
 // TestPlaneMatchesOwnAllocators runs three networks of more than 64 routers

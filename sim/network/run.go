@@ -156,9 +156,7 @@ func (n *Network) Run(ctx context.Context) (Result, error) {
 		if !wasMeasuring && mon.Measuring() {
 			n.stats.reset(n.now)
 			n.markLinkCounts()
-			for _, r := range n.routers {
-				r.ResetOccupancy(n.now)
-			}
+			n.resetOccupancy()
 		}
 		if d == sim.Stop {
 			if mon.Status() == sim.Deadlocked || n.stalled(deadlockAfter) {
@@ -285,12 +283,23 @@ func (n *Network) finish(mon *sim.Monitor, res *Result) {
 	res.Backtracks = m.backtracks.Mean()
 }
 
-// occupancy aggregates the routers' VC occupancy over the network channels
-// since the measurement started: P_v and Vbar (see Result.VCOccupancy).
-func (n *Network) occupancy() ([]float64, float64) {
+// occupancyCycles returns, for v = 0..VCs, the cycles the network channels
+// spent with exactly v output VCs reserved since the measurement started,
+// summed over the channels (whole numbers below 2^53, so exact). A plane
+// counts them itself, over its routers' ports that lead to a router: in a
+// direct network, the channels (outCh).
+func (n *Network) occupancyCycles() []float64 {
 	V := n.vcs
 	cycles := make([]float64, V+1)
 	m := &n.stats
+	clear(m.occ)
+	if n.plane != nil {
+		n.plane.Occupancy(n.now, m.occ)
+		for v := range cycles {
+			cycles[v] = float64(m.occ[v])
+		}
+		return cycles
+	}
 	for i, r := range n.routers {
 		clear(m.occ)
 		r.Occupancy(n.now, m.occ)
@@ -303,6 +312,26 @@ func (n *Network) occupancy() ([]float64, float64) {
 			}
 		}
 	}
+	return cycles
+}
+
+// resetOccupancy restarts the routers' occupancy counts (the plane's, when
+// it counts them) at the start of the measurement.
+func (n *Network) resetOccupancy() {
+	if n.plane != nil {
+		n.plane.ResetOccupancy(n.now)
+		return
+	}
+	for _, r := range n.routers {
+		r.ResetOccupancy(n.now)
+	}
+}
+
+// occupancy aggregates the routers' VC occupancy over the network channels
+// since the measurement started: P_v and Vbar (see Result.VCOccupancy).
+func (n *Network) occupancy() ([]float64, float64) {
+	V := n.vcs
+	cycles := n.occupancyCycles()
 	var total, s1, s2 float64
 	for v, c := range cycles {
 		total += c

@@ -1,0 +1,109 @@
+package router
+
+import (
+	"math/bits"
+
+	"github.com/flitsim/flitsim/sim"
+)
+
+// A plane keeps two of its routers' counts itself, where a grant and a
+// release already look, instead of in each router's occupancy record
+// (Router.occ), a line of its own that every grant and release updated
+// (issue 20: on the 16-ary 5-cube at 0.05 the two updates took 3.5% of
+// the time, docs/speed.md#session16):
+//
+//   - the flits each link carries, counted ahead per packet at the grant
+//     (LinkFlits) in the downstream table's entry the grant reads anyway
+//     (downLink);
+//   - the occupancy of the ports that lead to a router (Occupancy), as
+//     sums per busy count over the whole plane. A port whose count goes
+//     from c to c' in cycle t adds t to the sum of c and takes t from the
+//     sum of c'; the cycles all ports spent at count c since the sums were
+//     last reset are then the sum of c plus now for each port at count c
+//     now (ResetOccupancy starts the sums at -now for each), and the counts
+//     now are the routers' free output VCs (freeOV). Integer sums, so the
+//     partitions' (Split) add up to the same whatever their number.
+
+// downLink is where an output VC leads (g: a global input VC, -1 for a
+// sink, crossVC of one for another partition's router) and, when it leads
+// to a router, the flits of the packets granted it, modulo 2^32: a count
+// that wraps carries 2^32 into the router's link count (count), so
+// LinkFlits adds the two.
+type downLink struct {
+	g     int32
+	flits uint32
+}
+
+// count adds the flits of a packet granted this output VC, of port q of
+// router r, to its link count.
+func (d *downLink) count(r *Router, q int8, flits int32) {
+	f := d.flits + uint32(flits)
+	if f < d.flits {
+		r.occ[r.linkFlitsAt(int(q))] += 1 << 32
+	}
+	d.flits = f
+}
+
+// linkFlits returns what the downstream table has counted for the output
+// VCs of port q of router r.
+func (pl *Plane) linkFlits(r *Router, q int) int64 {
+	var n int64
+	for o := q * r.vcs; o < (q+1)*r.vcs; o++ {
+		n += int64(pl.down[r.id*pl.n+o].flits)
+	}
+	return n
+}
+
+// busyVCs returns the output VCs of port q that r has granted (not free).
+func (r *Router) busyVCs(q int) int {
+	return r.vcs - bits.OnesCount64(r.freeOV>>(uint(q*r.vcs)&63)&(1<<uint(r.vcs)-1))
+}
+
+// occupancyChange records in cycle now that a port leading to a router went
+// from busy to busy+d granted output VCs.
+func (pl *Plane) occupancyChange(busy, d int, now sim.Cycle) {
+	pl.occ[busy&maxPlaneVCsMask] += int64(now)
+	pl.occ[(busy+d)&maxPlaneVCsMask] -= int64(now)
+}
+
+const maxPlaneVCsMask = 15 // indexes occ (busy counts 0..MaxPlaneVCs) without a bounds check
+
+// planes returns the planes whose sums make up this plane's: itself and,
+// once split, its partitions.
+func (pl *Plane) planes() []*Plane { return append([]*Plane{pl}, pl.split...) }
+
+// Occupancy adds to dst[v], for v = 0..VCs, the cycles since the last
+// ResetOccupancy (or the plane's start) during which exactly v output VCs
+// of a port were reserved, summed over every port of the plane's routers
+// that leads to a router: Router.Occupancy's counts of those ports, summed
+// over the routers, from the plane's first cycle (NewPlane precedes the
+// routers' first step). It must be called on the whole plane (not a
+// partition) between steps; len(dst) must be at least VCs+1.
+func (pl *Plane) Occupancy(now sim.Cycle, dst []int64) {
+	for _, p := range pl.planes() {
+		for v := 0; v <= pl.vcs; v++ {
+			dst[v] += p.occ[v]
+		}
+	}
+	pl.eachLinkedPort(func(busy int) { dst[busy] += int64(now) })
+}
+
+// ResetOccupancy restarts the occupancy counts of the plane at cycle now.
+// It must be called on the whole plane (not a partition) between steps.
+func (pl *Plane) ResetOccupancy(now sim.Cycle) {
+	for _, p := range pl.planes() {
+		clear(p.occ[:])
+	}
+	pl.eachLinkedPort(func(busy int) { pl.occ[busy] -= int64(now) })
+}
+
+// eachLinkedPort calls f with the busy count of every port of the plane's
+// routers that leads to a router.
+func (pl *Plane) eachLinkedPort(f func(busy int)) {
+	for id := range pl.routers {
+		r := pl.router(id)
+		for m := r.linked; m != 0; m &= m - 1 {
+			f(r.busyVCs(bits.TrailingZeros64(m)))
+		}
+	}
+}
