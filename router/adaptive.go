@@ -263,7 +263,7 @@ func (r *Router) walkFree(i, pass int, excl, need, needAdaptive int32, now sim.C
 			nd = need
 		}
 		for o := c.lo; o < c.hi; o++ {
-			if r.ovOwner[o] < 0 && r.hasCredits(c.port, o, nd, now) && visit(o) {
+			if r.outs[o].owner < 0 && r.hasCredits(c.port, o, nd, now) && visit(o) {
 				return o
 			}
 		}
@@ -276,17 +276,17 @@ func (r *Router) walkFree(i, pass int, excl, need, needAdaptive int32, now sim.C
 func (r *Router) own(o, i, q int32, now sim.Cycle) {
 	if pl := r.plane; pl != nil {
 		if r.linked>>(uint(q)&63)&1 != 0 {
-			pl.down[r.id*pl.n+int(o)].count(r, int8(q), r.in[i].remain) // counted ahead (LinkFlits)
+			r.outs[o].count(r, int8(q), r.in[i].remain) // counted ahead (LinkFlits)
 			pl.occupancyChange(r.busyVCs(int(q)), 1, now)
 		}
-		r.ovOwner[o] = i
+		r.outs[o].owner = int16(i)
 		r.freeOV &^= 1 << (uint(o) & 63)
 		return
 	}
 	if r.linked>>(uint(q)&63)&1 != 0 {
 		r.occ[r.linkFlitsAt(int(q))] += int64(r.in[i].remain) // counted ahead (LinkFlits)
 	}
-	r.ovOwner[o] = i
+	r.outs[o].owner = int16(i)
 	r.freeOV &^= 1 << (uint(o) & 63)
 	r.occTick(q, now)
 	r.occ[r.occAt(int(q))]++ // the count, in the low bits
@@ -299,19 +299,19 @@ func (r *Router) release(o, q int32, now sim.Cycle) {
 			pl.retryVA(r) // a header may have waited for this VC (allocateVCs)
 		}
 		if r.linked>>(uint(q)&63)&1 != 0 {
-			if rem := r.in[r.ovOwner[o]].remain; rem != 0 {
+			if rem := r.in[r.outs[o].owner].remain; rem != 0 {
 				r.occ[r.linkFlitsAt(int(q))] -= int64(rem) // a backtracking header's unsent packet (a tail leaves none)
 			}
 			pl.occupancyChange(r.busyVCs(int(q)), -1, now)
 		}
-		r.ovOwner[o] = -1
+		r.outs[o].owner = -1
 		r.freeOV |= 1 << (uint(o) & 63)
 		return
 	}
 	if r.linked>>(uint(q)&63)&1 != 0 {
-		r.occ[r.linkFlitsAt(int(q))] -= int64(r.in[r.ovOwner[o]].remain) // a backtracking header's unsent packet (a tail leaves none)
+		r.occ[r.linkFlitsAt(int(q))] -= int64(r.in[r.outs[o].owner].remain) // a backtracking header's unsent packet (a tail leaves none)
 	}
-	r.ovOwner[o] = -1
+	r.outs[o].owner = -1
 	r.freeOV |= 1 << (uint(o) & 63)
 	r.occTick(q, now)
 	r.occ[r.occAt(int(q))]--

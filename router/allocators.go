@@ -87,7 +87,7 @@ func (r *Router) allocateVCsWith(now sim.Cycle) {
 			}
 			lo, hi := r.vcSpan(ivc)
 			for o := lo; o < hi; o++ {
-				if r.ovOwner[o] < 0 && (need == 0 || r.hasCredits(int32(ivc.outPort), o, need, now)) {
+				if r.outs[o].owner < 0 && (need == 0 || r.hasCredits(int32(ivc.outPort), o, need, now)) {
 					req[i] |= 1 << uint(o)
 				}
 			}

@@ -262,7 +262,7 @@ func (r *Router) LinkFlits(q int) int64 {
 		n += r.plane.linkFlits(r, q) // the plane counts them (plane_occ.go)
 	}
 	for o := q * r.vcs; o < (q+1)*r.vcs; o++ {
-		if i := r.ovOwner[o]; i >= 0 {
+		if i := r.outs[o].owner; i >= 0 {
 			n -= int64(r.in[i].remain)
 		}
 	}

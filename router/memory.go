@@ -38,10 +38,9 @@ func MemoryBytes(ports int, cfg Arch, classes int, adaptive bool) int64 {
 
 // PlaneMemoryBytes estimates a router's share of what NewPlane allocates
 // for a plane of routers built with one Storage, whose input VCs, buffers
-// and credits the plane uses in place (nothing is copied or freed). With
-// n = ports × VCs:
+// and credits the plane uses in place (nothing is copied or freed; the
+// output VCs' down entries are the Storage's, StorageBytes):
 //
-//	down                   n·sizeof(downLink) (where each output VC leads, its link's flits)
 //	dec, qset              16 + 8
 //	Ejected                sizeof(Flit) (one port to a sink, the local one, in a direct network)
 //	its word's share       sizeof(planeWord)/64
@@ -53,8 +52,7 @@ func MemoryBytes(ports int, cfg Arch, classes int, adaptive bool) int64 {
 // sinkPorts is the number of ports that lead to a sink at some router: 1
 // (the local port) in a torus or hypercube, every port in a mesh (its edges).
 func PlaneMemoryBytes(ports int, cfg Arch, sinkPorts int) int64 {
-	n := int64(ports) * int64(cfg.VCs)
-	b := n * int64(unsafe.Sizeof(downLink{}))
+	b := int64(0)
 	if cfg.Switching != VirtualCutThrough && cfg.Switching != StoreAndForward {
 		b += int64(sinkPorts) * int64(cfg.VCs) * 8 // ejecting
 		b += int64(cfg.VCs) * 4                    // injecting

@@ -79,7 +79,10 @@ type Plane struct {
 	slots    []slot
 	n, depth int
 	saf      bool
-	down     []downLink // [id*n + o]: where output VC o of router id leads, and the flits granted through it
+	// outs are the routers' output VC states, network-wide (router id's
+	// outs is the window [id*n, (id+1)*n)): their down entries say where
+	// each leads, a grant's copy of it in the input VC (inputVC.down).
+	outs []outVCState
 	// ovCredits are the routers' counted credits (sinks), network-wide:
 	// router id's ovCredits is the window [id*n, (id+1)*n); output VCs
 	// from noInfinite on (the local port's) are unlimited.
@@ -321,14 +324,14 @@ func NewPlane(f *Fabric, routers []*Router, injectLatency int) (*Plane, error) {
 		}
 	}
 	if st != nil {
-		pl.ivc, pl.slots, pl.ovCredits, pl.port = st.ivc, st.slots, st.credits, st.port
+		pl.ivc, pl.slots, pl.ovCredits, pl.port, pl.outs = st.ivc, st.slots, st.credits, st.port, st.outs
 	} else {
+		pl.outs = make([]outVCState, len(routers)*pl.n)
 		pl.port = make([]portState, len(routers)*pl.ports)
 		pl.ivc = make([]inputVC, len(routers)*pl.n)
 		pl.slots = make([]slot, len(routers)*pl.n*pl.depth)
 		pl.ovCredits = make([]int32, len(routers)*pl.n)
 	}
-	pl.down = hugepage.Make[downLink](len(routers) * pl.n)
 	pl.localIVC = r0.local * r0.vcs
 	pl.slotsFrom = pl.localIVC
 	if pl.anon = f.CreditDelay == 1 && f.LinkDelay <= 2 && !r0.cutThrough && !r0.rich; pl.anon {
@@ -385,6 +388,8 @@ func NewPlane(f *Fabric, routers []*Router, injectLatency int) (*Plane, error) {
 			r.slots = pl.slots[s0 : s0+pl.n*pl.depth : s0+pl.n*pl.depth]
 			copy(pl.ovCredits[g0:], r.ovCredits)
 			r.ovCredits = pl.ovCredits[g0 : g0+pl.n : g0+pl.n]
+			copy(pl.outs[g0:], r.outs)
+			r.outs = pl.outs[g0 : g0+pl.n : g0+pl.n]
 			p0 := r.id * pl.ports
 			copy(pl.port[p0:], r.port)
 			r.port = pl.port[p0 : p0+pl.ports : p0+pl.ports]
@@ -393,9 +398,9 @@ func NewPlane(f *Fabric, routers []*Router, injectLatency int) (*Plane, error) {
 			l := r.port[q].link
 			for v := 0; v < r.vcs; v++ {
 				o := q*r.vcs + v
-				pl.down[g0+o].g = -1
+				r.outs[o].down = -1
 				if l.to != nil {
-					pl.down[g0+o].g = int32(l.to.id*pl.n + o + int(l.offset))
+					r.outs[o].down = int32(l.to.id*pl.n + o + int(l.offset))
 				}
 			}
 		}
@@ -1180,7 +1185,7 @@ func (pl *Plane) touchTails(tails []int32) (sink uint64) {
 	for _, e := range tails {
 		r := pl.router(int(e >> 6))
 		ivc := &pl.ivc[int(e>>6)*pl.n+int(e&63)]
-		sink += uint64(r.ovOwner[ivc.outVC])
+		sink += uint64(r.outs[ivc.outVC].owner)
 	}
 	return sink
 }

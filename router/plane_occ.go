@@ -13,8 +13,8 @@ import (
 // the time, docs/speed.md#session16):
 //
 //   - the flits each link carries, counted ahead per packet at the grant
-//     (LinkFlits) in the downstream table's entry the grant reads anyway
-//     (downLink);
+//     (LinkFlits) in the granted output VC's state, which the grant writes
+//     anyway (outVCState.flits);
 //   - the occupancy of the ports that lead to a router (Occupancy), as
 //     sums per busy count over the whole plane. A port whose count goes
 //     from c to c' in cycle t adds t to the sum of c and takes t from the
@@ -24,32 +24,23 @@ import (
 //     now are the routers' free output VCs (freeOV). Integer sums, so the
 //     partitions' (Split) add up to the same whatever their number.
 
-// downLink is where an output VC leads (g: a global input VC, -1 for a
-// sink, crossVC of one for another partition's router) and, when it leads
-// to a router, the flits of the packets granted it, modulo 2^32: a count
-// that wraps carries 2^32 into the router's link count (count), so
-// LinkFlits adds the two.
-type downLink struct {
-	g     int32
-	flits uint32
-}
-
-// count adds the flits of a packet granted this output VC, of port q of
-// router r, to its link count.
-func (d *downLink) count(r *Router, q int8, flits int32) {
-	f := d.flits + uint32(flits)
-	if f < d.flits {
+// count adds the flits of a packet granted output VC s, of port q of
+// router r, to its link count; a count that wraps carries 2^32 into the
+// router's record, so LinkFlits, which adds the two, never wraps.
+func (s *outVCState) count(r *Router, q int8, flits int32) {
+	f := s.flits + uint32(flits)
+	if f < s.flits {
 		r.occ[r.linkFlitsAt(int(q))] += 1 << 32
 	}
-	d.flits = f
+	s.flits = f
 }
 
-// linkFlits returns what the downstream table has counted for the output
-// VCs of port q of router r.
+// linkFlits returns what the output VCs of port q of router r have
+// counted (outVCState.count).
 func (pl *Plane) linkFlits(r *Router, q int) int64 {
 	var n int64
 	for o := q * r.vcs; o < (q+1)*r.vcs; o++ {
-		n += int64(pl.down[r.id*pl.n+o].flits)
+		n += int64(r.outs[o].flits)
 	}
 	return n
 }

@@ -95,13 +95,13 @@ func (pl *Plane) Split(k int) ([]*Plane, error) {
 	// common path.
 	for id, r := range pl.routers {
 		for o, g0 := 0, id*pl.n; o < pl.n; o++ {
-			if dg := pl.down[g0+o].g; dg >= 0 && pl.routers[int(dg)/pl.n].plane != r.plane {
-				pl.down[g0+o].g = crossVC(dg)
+			if dg := pl.outs[g0+o].down; dg >= 0 && pl.routers[int(dg)/pl.n].plane != r.plane {
+				pl.outs[g0+o].down = crossVC(dg)
 			}
 		}
 		for i := range r.in {
 			if ivc := &r.in[i]; ivc.state == vcActive {
-				ivc.down = pl.down[id*pl.n+int(ivc.outVC)].g // its copy of the table (granted)
+				ivc.down = pl.outs[id*pl.n+int(ivc.outVC)].down // its copy of the table (granted)
 			}
 		}
 	}

@@ -802,12 +802,12 @@ func TestFrontPacketPastEmptyLocalVC(t *testing.T) {
 // TestDownLinkCountCarries has a link's count in the downstream table wrap
 // past 2^32: LinkFlits goes on counting from where it was.
 func TestDownLinkCountCarries(t *testing.T) {
-	rs, pl := planeLine{n: 2, cfg: Arch{VCs: 2, BufferDepth: 2}, ejectVCs: 1, link: 1, credit: 1}.plane(t)
+	rs, _ := planeLine{n: 2, cfg: Arch{VCs: 2, BufferDepth: 2}, ejectVCs: 1, link: 1, credit: 1}.plane(t)
 	r := rs[0]
 	if r.linked&1 == 0 {
 		t.Fatal("router 0's port 0 leads nowhere: the case tests nothing")
 	}
-	d := &pl.down[r.id*pl.n+1] // output VC 1 of port 0
+	d := &r.outs[1] // output VC 1 of port 0
 	d.flits = 1<<32 - 3
 	before := r.LinkFlits(0)
 	d.count(r, 0, 5)

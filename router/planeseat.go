@@ -34,7 +34,7 @@ func (pl *Plane) creditReturned(r *Router, owner int32) { pl.at(pl.cur, r, owner
 func (pl *Plane) granted(r *Router, i, o int32, q int8) {
 	w, bit := planeBit(r.ID())
 	pl.words[w].dirQ[i&63][q&15] |= bit
-	d := pl.down[r.id*pl.n+int(o)].g
+	d := r.outs[o].down
 	r.in[i].down = d
 	if pl.anon && d == -1 { // a sink: the head at the front of i names the packet of its bodies there (ejectedBody)
 		pl.ejecting[pl.ejectingAt(r.id, int(o))] = packetOf(r.slots[int(i)*r.depth+int(r.in[i].head)].flit())
@@ -75,4 +75,4 @@ func (r *Router) feeder(p int, j int32) (*Router, int32) {
 }
 
 // owner returns the input VC of r that owns output VC o, or -1.
-func (r *Router) owner(o int32) int32 { return r.ovOwner[o] }
+func (r *Router) owner(o int32) int32 { return int32(r.outs[o].owner) }

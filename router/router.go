@@ -337,6 +337,27 @@ type inputVC struct {
 	readyAt     sim.Cycle
 }
 
+// outVCState is output VC k's allocation state and, in a plane, where it
+// leads, with input VC k's VC-allocation pointer beside it (a router has
+// as many input as output VCs, so one index serves both): 16 bytes, four
+// to a line. A grant of output VC o to input VC i writes entry o's owner,
+// pointer and link count and reads its down entry, and entry i's pointer:
+// two lines, where the owners', the two pointers' and the plane's
+// downstream table's arrays were four (issue 20). Indices fit 16 bits (a
+// router has at most 64 ports of 64 VCs).
+type outVCState struct {
+	owner int16 // the input VC owning output VC k, -1 when free
+	ptr   int16 // output VC k's VA output-stage round-robin pointer (an input VC)
+	vaPtr int16 // input VC k's VA input-stage round-robin pointer (an output VC)
+	_     int16
+	// In a plane: the global input VC output VC k feeds (-1 a sink,
+	// crossVC of it for a router of another partition: downVC decodes),
+	// and the flits of the packets granted it when it leads to a router,
+	// modulo 2^32 (count, LinkFlits).
+	down  int32
+	flits uint32
+}
+
 // MaxBufferDepth is the deepest input VC buffer a router has: its ring
 // positions and counts are 16 bits, and the sum of two stays below 2^16.
 const MaxBufferDepth = 1<<15 - 1
@@ -389,9 +410,7 @@ type Router struct {
 	// are all taken skips VC allocation without looking at them.
 	freeOV uint64
 
-	ovOwner []int32 // owning input VC of each output VC, -1 when free
-	vaPtr   []int32 // VA input-stage round-robin pointer per input VC
-	ovPtr   []int32 // VA output-stage round-robin pointer per output VC
+	outs []outVCState // per output VC: its owner and VA pointer, and input VC k's VA pointer beside output VC k's state
 
 	// occupancy and link counts, one record of S = occStrideFor(V) words (V+3
 	// rounded up to a line) per output port q: occ[q*S] holds the cycle
@@ -563,8 +582,7 @@ func New(cfg Config) (*Router, error) {
 		a := cfg.Arch
 		r.cfg = &a
 		r.in, r.slots = make([]inputVC, n), make([]slot, n*cfg.BufferDepth)
-		r.ovOwner, r.ovCredits = make([]int32, n), make([]int32, n)
-		r.vaPtr, r.ovPtr = make([]int32, n), make([]int32, n)
+		r.outs, r.ovCredits = make([]outVCState, n), make([]int32, n)
 		r.useScratch(newScratch(n, ports))
 		r.Sent, r.CreditsOut = make([]Departure, 0, ports), make([]CreditReturn, 0, ports)
 		r.occ = make([]int64, ports*occStrideFor(cfg.VCs))
@@ -595,8 +613,8 @@ func New(cfg Config) (*Router, error) {
 	if n <= 64 {
 		r.vaFast, r.freeOV = true, ^uint64(0)>>(64-uint(n))
 	}
-	for o := range r.ovOwner {
-		r.ovOwner[o] = -1
+	for o := range r.outs {
+		r.outs[o].owner = -1
 		r.ovCredits[o] = int32(cfg.BufferDepth)
 		if o >= r.noInfiniteCreditsAt {
 			r.ovCredits[o] = unlimited // the local port never runs out
@@ -729,7 +747,7 @@ func (r *Router) AddCredit(port, vc int) {
 	if r.ovCredits[o] > int32(r.depth) {
 		panic(fmt.Sprintf("router %d: output VC (%d,%d) has %d credits for a %d-flit buffer", r.id, port, vc, r.ovCredits[o], r.depth))
 	}
-	if owner := r.ovOwner[o]; owner >= 0 && r.plane != nil {
+	if owner := r.owner(int32(o)); owner >= 0 && r.plane != nil {
 		r.plane.creditReturned(r, owner)
 	}
 }
@@ -979,7 +997,7 @@ func (r *Router) allocateVCs(now sim.Cycle) (retry bool) {
 			}
 			// Input stage: first free admissible output VC at or after the pointer.
 			span := hi - lo
-			start := r.vaPtr[i]
+			start := int32(r.outs[i].vaPtr)
 			if start < lo || start >= hi {
 				start = lo
 			}
@@ -992,7 +1010,7 @@ func (r *Router) allocateVCs(now sim.Cycle) (retry bool) {
 				if o >= hi {
 					o -= span
 				}
-				if r.ovOwner[o] >= 0 || need > 0 && !r.hasCredits(int32(ivc.outPort), o, need, now) { // (need 0: always)
+				if r.outs[o].owner >= 0 || need > 0 && !r.hasCredits(int32(ivc.outPort), o, need, now) { // (need 0: always)
 					continue
 				}
 				r.requestVC(i, o)
@@ -1004,7 +1022,7 @@ func (r *Router) allocateVCs(now sim.Cycle) (retry bool) {
 	// Output stage: each requested output VC grants one requester by round robin.
 	n := int32(len(r.in))
 	for _, o := range r.vaTouched {
-		p := r.ovPtr[o]
+		p := int32(r.outs[o].ptr)
 		if !r.vaMany[o] {
 			p = r.vaReq[o] // a single requester: the scan would stop at it
 		}
@@ -1019,11 +1037,11 @@ func (r *Router) allocateVCs(now sim.Cycle) (retry bool) {
 				continue
 			}
 			r.grantVC(i, o, now)
-			r.ovPtr[o] = i + 1
-			if r.ovPtr[o] == n {
-				r.ovPtr[o] = 0
+			r.outs[o].ptr = int16(i + 1)
+			if i+1 == n {
+				r.outs[o].ptr = 0
 			}
-			r.vaPtr[i] = o + 1 // the input's grant was used: its priority moves
+			r.outs[i].vaPtr = int16(o + 1) // the input's grant was used: its priority moves
 			requests--
 			break
 		}

@@ -146,7 +146,7 @@ func TestCreditsStopWormholeAndReturnUpstream(t *testing.T) {
 	if sent != 4 || r.Buffered() != 0 {
 		t.Fatalf("after credits returned: sent %d, buffered %d", sent, r.Buffered())
 	}
-	if r.ovOwner[1*r.vcs] != -1 {
+	if r.owner(int32(1*r.vcs)) != -1 {
 		t.Fatal("output VC still owned after the tail left")
 	}
 }

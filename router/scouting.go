@@ -165,7 +165,7 @@ func (r *Router) ack(i int, p Probe) {
 // or gone. Acknowledgements for a VC no longer held by the packet (its
 // header came back through it) are dropped.
 func (r *Router) AcceptAck(port, vc int, p Probe, now sim.Cycle) {
-	owner := r.ovOwner[port*r.vcs+vc]
+	owner := r.owner(int32(port*r.vcs + vc))
 	if owner < 0 {
 		return
 	}
@@ -216,7 +216,7 @@ func (r *Router) backtrack(i int, now sim.Cycle) {
 // is routed again at the input VC that owned it, avoiding this port.
 func (r *Router) AcceptBacktrack(port, vc int, p Probe, now sim.Cycle) {
 	o := int32(port*r.vcs + vc)
-	owner := r.ovOwner[o]
+	owner := r.owner(o)
 	if owner < 0 || r.scout[owner].tag != p.Tag {
 		panic(fmt.Sprintf("router %d: negative acknowledgement of packet %d for output VC (%d,%d) it does not hold", r.id, p.Packet, port, vc))
 	}

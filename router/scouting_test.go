@@ -73,7 +73,7 @@ func TestScoutingGateAndAcks(t *testing.T) {
 			t.Fatalf("cycle %d: sent %+v, want one flit per cycle on port 1 once HW = 4", c, r.Sent)
 		}
 	}
-	if r.Buffered() != 0 || r.ovOwner[1*r.vcs] != -1 {
+	if r.Buffered() != 0 || r.owner(int32(1*r.vcs)) != -1 {
 		t.Fatal("tail left but the VC is still held")
 	}
 }
@@ -91,7 +91,7 @@ func TestScoutingBacktrack(t *testing.T) {
 	r.AcceptProbe(0, 1, Probe{Packet: 2, Dest: 1, Len: 2, Pos: 4, HW: 5, Tag: 2}, 0)
 	r.Step(0)
 	controls(r)
-	if r.ovOwner[r.vcs] < 0 || r.ovOwner[r.vcs+1] < 0 {
+	if r.owner(int32(r.vcs)) < 0 || r.owner(int32(r.vcs+1)) < 0 {
 		t.Fatal("the two headers did not take both VCs of port 1")
 	}
 	// A header launched at the source (local port) finds both VCs held
@@ -107,13 +107,13 @@ func TestScoutingBacktrack(t *testing.T) {
 	// Negative acknowledgement for packet 1's VC: released, header routed again.
 	o1 := -1
 	for v := 0; v < 2; v++ {
-		if r.scout[r.ovOwner[r.vcs+v]].tag == 1 {
+		if r.scout[r.owner(int32(r.vcs+v))].tag == 1 {
 			o1 = v
 		}
 	}
 	r.AcceptBacktrack(1, o1, Probe{Packet: 1, Pos: 1, HW: 2, Tag: 1}, 3)
-	if r.ovOwner[r.vcs+o1] != -1 || r.in[0].state != vcRouting || r.scout[0].excl != 1 || r.scout[0].hw != 2 {
-		t.Fatalf("after the negative ack: owner %d, state %d, excl %d, hw %d", r.ovOwner[r.vcs+o1], r.in[0].state, r.scout[0].excl, r.scout[0].hw)
+	if r.owner(int32(r.vcs+o1)) != -1 || r.in[0].state != vcRouting || r.scout[0].excl != 1 || r.scout[0].hw != 2 {
+		t.Fatalf("after the negative ack: owner %d, state %d, excl %d, hw %d", r.owner(int32(r.vcs+o1)), r.in[0].state, r.scout[0].excl, r.scout[0].hw)
 	}
 	// Header 1's only port is now excluded and it may backtrack again
 	// (0 >= 2-2): it does, and the source header takes the freed VC.
@@ -129,7 +129,7 @@ func TestScoutingBacktrack(t *testing.T) {
 
 	// Position 3, HW 5, K = 2: may not backtrack (2 < 3); waits.
 	r2 := newScoutRouter(t, 1, 2)
-	r2.ovOwner[r2.vcs] = int32(2 * r2.vcs) // port 1's only VC held by the local input VC
+	r2.outs[r2.vcs].owner = int16(2 * r2.vcs) // port 1's only VC held by the local input VC
 	r2.AcceptProbe(0, 0, Probe{Packet: 7, Dest: 1, Len: 1, Pos: 3, HW: 5, Tag: 7}, 0)
 	r2.Step(0)
 	if cs := controls(r2); len(cs) != 0 || r2.in[0].state != vcRouting {
@@ -137,7 +137,7 @@ func TestScoutingBacktrack(t *testing.T) {
 	}
 	// Position 3, HW 3: backtracks.
 	r3 := newScoutRouter(t, 1, 2)
-	r3.ovOwner[r3.vcs] = int32(2 * r3.vcs)
+	r3.outs[r3.vcs].owner = int16(2 * r3.vcs)
 	r3.AcceptProbe(0, 0, Probe{Packet: 7, Dest: 1, Len: 1, Pos: 3, HW: 3, Tag: 7}, 0)
 	r3.Step(0)
 	if cs := controls(r3); len(cs) != 1 || cs[0].Kind != ProbeBack || cs[0].Probe.Pos != 2 {
@@ -201,7 +201,7 @@ func TestAdaptiveSelection(t *testing.T) {
 	}
 	// Port 0's adaptive VCs held: port 1's adaptive VCs only.
 	r := mk(1)
-	r.ovOwner[1], r.ovOwner[2] = 0, 0
+	r.outs[1].owner, r.outs[2].owner = 0, 0
 	r.Accept(2, 0, Flit{Packet: 1, Dest: 1, Len: 1, Flags: Head | Tail}, 0)
 	r.Step(0)
 	if d := r.Sent[0]; d.Port != 1 || d.VC == 0 {
@@ -210,7 +210,7 @@ func TestAdaptiveSelection(t *testing.T) {
 	// Every adaptive VC held: the escape VC (1,0).
 	r = mk(1)
 	for _, o := range []int{1, 2, 4, 5} {
-		r.ovOwner[o] = 0
+		r.outs[o].owner = 0
 	}
 	r.Accept(2, 0, Flit{Packet: 1, Dest: 1, Len: 1, Flags: Head | Tail}, 0)
 	r.Step(0)

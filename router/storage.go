@@ -23,17 +23,16 @@ type Storage struct {
 	arch           Arch
 	n              int // input (and output) VCs per router: ports × VCs
 
-	rs        []Router // the routers themselves (New builds router id into rs[id])
-	ivc       []inputVC
-	slots     []slot
-	credits   []int32 // per router: ovCredits (n), contiguous as a plane indexes them
-	i32       []int32 // per router: ovOwner, vaPtr, ovPtr (n each)
-	i64       []int64 // per router: occ (ports × occStrideFor(VCs))
-	port      []portState
-	up        []upLink
-	scratch   *scratch // shared by its routers until a plane's Split gives each partition its own
-	classLo   []int32  // the class bounds its routers share (New), nil until the first
-	i32Stride int
+	rs      []Router // the routers themselves (New builds router id into rs[id])
+	ivc     []inputVC
+	slots   []slot
+	credits []int32      // per router: ovCredits (n), contiguous as a plane indexes them
+	outs    []outVCState // per router: n, contiguous as a plane indexes them
+	i64     []int64      // per router: occ (ports × occStrideFor(VCs))
+	port    []portState
+	up      []upLink
+	scratch *scratch // shared by its routers until a plane's Split gives each partition its own
+	classLo []int32  // the class bounds its routers share (New), nil until the first
 }
 
 // scratch is what a router uses only within one call (routing candidates,
@@ -73,14 +72,14 @@ func NewStorage(routers, ports int, a Arch) (*Storage, error) {
 		return nil, fmt.Errorf("router: storage for %d routers of %d ports, want >= 1 and 2..64", routers, ports)
 	}
 	n := ports * a.VCs
-	s := &Storage{routers: routers, ports: ports, arch: a, n: n, i32Stride: 3 * n}
+	s := &Storage{routers: routers, ports: ports, arch: a, n: n}
 	// Huge pages for the arrays large enough (internal/hugepage): at 2^20
 	// routers every flit-hop touches lines gigabytes apart.
 	s.rs = hugepage.Make[Router](routers)
 	s.ivc = hugepage.Make[inputVC](routers * n)
 	s.slots = hugepage.Make[slot](routers * n * a.BufferDepth)
 	s.credits = hugepage.Make[int32](routers * n)
-	s.i32 = hugepage.Make[int32](routers * s.i32Stride)
+	s.outs = hugepage.Make[outVCState](routers * n)
 	s.i64 = hugepage.Make[int64](routers * ports * occStrideFor(a.VCs))
 	s.port = hugepage.Make[portState](routers * ports)
 	s.up = hugepage.Make[upLink](routers * ports)
@@ -93,7 +92,7 @@ func NewStorage(routers, ports int, a Arch) (*Storage, error) {
 func StorageBytes(ports int, a Arch) int64 {
 	n := int64(ports) * int64(a.VCs)
 	p := int64(ports)
-	return n*int64(a.BufferDepth)*int64(unsafe.Sizeof(slot{})) + n*int64(unsafe.Sizeof(inputVC{})) + 4*n*4 + p*int64(occStrideFor(a.VCs))*8 +
+	return n*int64(a.BufferDepth)*int64(unsafe.Sizeof(slot{})) + n*int64(unsafe.Sizeof(inputVC{})) + n*int64(unsafe.Sizeof(int32(0))+unsafe.Sizeof(outVCState{})) + p*int64(occStrideFor(a.VCs))*8 +
 		p*int64(unsafe.Sizeof(portState{})+unsafe.Sizeof(upLink{}))
 }
 
@@ -118,10 +117,7 @@ func (s *Storage) take(r *Router) {
 	r.in = window(s.ivc, id, n)
 	r.slots = window(s.slots, id, n*s.arch.BufferDepth)
 	r.ovCredits = window(s.credits, id, n)
-	w := window(s.i32, id, s.i32Stride)
-	r.ovOwner, w = w[:n:n], w[n:]
-	r.vaPtr, w = w[:n:n], w[n:]
-	r.ovPtr = w[:n:n]
+	r.outs = window(s.outs, id, n)
 	r.occ = window(s.i64, id, p*occStrideFor(s.arch.VCs))
 	r.port = window(s.port, id, p)
 	r.up = window(s.up, id, p)
