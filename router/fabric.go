@@ -258,10 +258,8 @@ func (r *Router) Arrived(now sim.Cycle) int {
 // a packet still has to send through the port are subtracted here.
 func (r *Router) LinkFlits(q int) int64 {
 	n := r.occ[r.linkFlitsAt(q)]
-	if r.plane != nil {
-		n += r.plane.linkFlits(r, q) // the plane counts them (plane_occ.go)
-	}
 	for o := q * r.vcs; o < (q+1)*r.vcs; o++ {
+		n += int64(r.outs[o].flits) // a plane's count (outVCState.count); 0 outside one
 		if i := r.outs[o].owner; i >= 0 {
 			n -= int64(r.in[i].remain)
 		}

@@ -9,8 +9,8 @@ import (
 // A plane keeps two of its routers' counts itself, where a grant and a
 // release already look, instead of in each router's occupancy record
 // (Router.occ), a line of its own that every grant and release updated
-// (issue 20: on the 16-ary 5-cube at 0.05 the two updates took 3.5% of
-// the time, docs/speed.md#session16):
+// (issue 20: on the 16-ary 5-cube at 0.05 leaving it gained 6%,
+// docs/speed.md#session16):
 //
 //   - the flits each link carries, counted ahead per packet at the grant
 //     (LinkFlits) in the granted output VC's state, which the grant writes
@@ -33,16 +33,6 @@ func (s *outVCState) count(r *Router, q int8, flits int32) {
 		r.occ[r.linkFlitsAt(int(q))] += 1 << 32
 	}
 	s.flits = f
-}
-
-// linkFlits returns what the output VCs of port q of router r have
-// counted (outVCState.count).
-func (pl *Plane) linkFlits(r *Router, q int) int64 {
-	var n int64
-	for o := q * r.vcs; o < (q+1)*r.vcs; o++ {
-		n += int64(r.outs[o].flits)
-	}
-	return n
 }
 
 // busyVCs returns the output VCs of port q that r has granted (not free).
