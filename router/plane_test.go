@@ -815,3 +815,23 @@ func TestDownLinkCountCarries(t *testing.T) {
 		t.Errorf("LinkFlits %d before, %d after a 5-flit packet; want %d, %d", before, got, int64(1<<32-3), want)
 	}
 }
+
+// TestRouterInPlaneHasNoOccupancyOfItsOwn asks a router in a plane for its
+// own occupancy, which its plane keeps: it must refuse (panic), not answer
+// from a record nobody updates.
+func TestRouterInPlaneHasNoOccupancyOfItsOwn(t *testing.T) {
+	rs, _ := planeLine{n: 2, cfg: Arch{VCs: 2, BufferDepth: 2}, ejectVCs: 1, link: 1, credit: 1}.plane(t)
+	for name, call := range map[string]func(){
+		"Occupancy":      func() { rs[0].Occupancy(5, make([]int64, rs[0].ports*(rs[0].vcs+1))) },
+		"ResetOccupancy": func() { rs[0].ResetOccupancy(5) },
+	} {
+		func() {
+			defer func() {
+				if msg, _ := recover().(string); !strings.Contains(msg, "Plane.Occupancy") {
+					t.Errorf("%s of a router in a plane: panic %q, want one naming Plane.Occupancy", name, msg)
+				}
+			}()
+			call()
+		}()
+	}
+}
