@@ -15,6 +15,9 @@ import (
 // and page walk included), and "independent", addresses known ahead in
 // batches of 64 (what the memory system sustains when misses overlap, as
 // the plane's touch passes arrange). The metric is ns/load on one core.
+// The sizes step by a GiB from 1 to 6 (the 5-cube's arrays span some 5 GB)
+// to show where the cost steps up: past the huge pages the TLB holds
+// (docs/speed.md#footprint).
 //
 //	go test ./internal/hugepage -run '^$' -bench RandomLoad -benchtime 4x
 //
@@ -22,7 +25,7 @@ import (
 // room when lower) are skipped.
 func BenchmarkRandomLoad(b *testing.B) {
 	const loads = 1 << 21
-	for _, gib := range []int{0, 1, 6} {
+	for _, gib := range []int{0, 1, 2, 3, 4, 5, 6} {
 		bytes := int64(64 << 20) // 0: 64 MiB, twice a 32 MiB last-level cache
 		if gib > 0 {
 			bytes = int64(gib) << 30
