@@ -272,49 +272,48 @@ func (r *Router) walkFree(i, pass int, excl, need, needAdaptive int32, now sim.C
 }
 
 // own gives output VC o (of port q) to input VC i and records the
-// occupancy change; in a plane, the plane counts it (plane_occ.go).
+// occupancy change.
 func (r *Router) own(o, i, q int32, now sim.Cycle) {
-	if pl := r.plane; pl != nil {
-		if r.linked>>(uint(q)&63)&1 != 0 {
-			r.outs[o].count(r, int8(q), r.in[i].remain) // counted ahead (LinkFlits)
-			pl.occupancyChange(r.busyVCs(int(q)), 1, now)
-		}
-		r.outs[o].owner = int16(i)
-		r.freeOV &^= 1 << (uint(o) & 63)
-		return
-	}
-	if r.linked>>(uint(q)&63)&1 != 0 {
-		r.occ[r.linkFlitsAt(int(q))] += int64(r.in[i].remain) // counted ahead (LinkFlits)
-	}
+	r.reserved(o, q, 1, r.in[i].remain, now) // its packet counted ahead on the link (LinkFlits)
 	r.outs[o].owner = int16(i)
 	r.freeOV &^= 1 << (uint(o) & 63)
-	r.occTick(q, now)
-	r.occ[r.occAt(int(q))]++ // the count, in the low bits
 }
 
 // release frees output VC o of port q.
 func (r *Router) release(o, q int32, now sim.Cycle) {
-	if pl := r.plane; pl != nil {
-		if r.waitingVA > 0 {
-			pl.retryVA(r) // a header may have waited for this VC (allocateVCs)
-		}
-		if r.linked>>(uint(q)&63)&1 != 0 {
-			if rem := r.in[r.outs[o].owner].remain; rem != 0 {
-				r.occ[r.linkFlitsAt(int(q))] -= int64(rem) // a backtracking header's unsent packet (a tail leaves none)
-			}
-			pl.occupancyChange(r.busyVCs(int(q)), -1, now)
-		}
-		r.outs[o].owner = -1
-		r.freeOV |= 1 << (uint(o) & 63)
-		return
+	if r.waitingVA > 0 && r.plane != nil {
+		r.plane.retryVA(r) // a header may have waited for this VC (allocateVCs)
 	}
-	if r.linked>>(uint(q)&63)&1 != 0 {
-		r.occ[r.linkFlitsAt(int(q))] -= int64(r.in[r.outs[o].owner].remain) // a backtracking header's unsent packet (a tail leaves none)
-	}
+	r.reserved(o, q, -1, r.in[r.outs[o].owner].remain, now) // a backtracking header's unsent packet (a tail leaves none)
 	r.outs[o].owner = -1
 	r.freeOV |= 1 << (uint(o) & 63)
+}
+
+// reserved records, before the change, that output VC o of port q is
+// granted (d = 1, its packet's flits counted ahead on the link) or
+// released (d = -1, the flits its packet did not send taken back): in the
+// router's occupancy record, or, in a plane, for the ports that lead to a
+// router, in the plane's sums and the output VC's link count
+// (plane_occ.go).
+func (r *Router) reserved(o, q int32, d int, flits int32, now sim.Cycle) {
+	linked := r.linked>>(uint(q)&63)&1 != 0
+	if pl := r.plane; pl != nil {
+		switch {
+		case !linked:
+			return
+		case d > 0:
+			r.outs[o].count(r, int8(q), flits)
+		case flits != 0:
+			r.occ[r.linkFlitsAt(int(q))] -= int64(flits)
+		}
+		pl.occupancyChange(r.busyVCs(int(q)), d, now)
+		return
+	}
+	if linked {
+		r.occ[r.linkFlitsAt(int(q))] += int64(d) * int64(flits)
+	}
 	r.occTick(q, now)
-	r.occ[r.occAt(int(q))]--
+	r.occ[r.occAt(int(q))] += int64(d) // the count, in the low bits
 }
 
 // ownOccupancy panics when r's occupancy is its plane's.

@@ -79,10 +79,6 @@ type Plane struct {
 	slots    []slot
 	n, depth int
 	saf      bool
-	// outs are the routers' output VC states, network-wide (router id's
-	// outs is the window [id*n, (id+1)*n)): their down entries say where
-	// each leads, a grant's copy of it in the input VC (inputVC.down).
-	outs []outVCState
 	// ovCredits are the routers' counted credits (sinks), network-wide:
 	// router id's ovCredits is the window [id*n, (id+1)*n); output VCs
 	// from noInfinite on (the local port's) are unlimited.
@@ -324,9 +320,8 @@ func NewPlane(f *Fabric, routers []*Router, injectLatency int) (*Plane, error) {
 		}
 	}
 	if st != nil {
-		pl.ivc, pl.slots, pl.ovCredits, pl.port, pl.outs = st.ivc, st.slots, st.credits, st.port, st.outs
+		pl.ivc, pl.slots, pl.ovCredits, pl.port = st.ivc, st.slots, st.credits, st.port
 	} else {
-		pl.outs = make([]outVCState, len(routers)*pl.n)
 		pl.port = make([]portState, len(routers)*pl.ports)
 		pl.ivc = make([]inputVC, len(routers)*pl.n)
 		pl.slots = make([]slot, len(routers)*pl.n*pl.depth)
@@ -388,8 +383,6 @@ func NewPlane(f *Fabric, routers []*Router, injectLatency int) (*Plane, error) {
 			r.slots = pl.slots[s0 : s0+pl.n*pl.depth : s0+pl.n*pl.depth]
 			copy(pl.ovCredits[g0:], r.ovCredits)
 			r.ovCredits = pl.ovCredits[g0 : g0+pl.n : g0+pl.n]
-			copy(pl.outs[g0:], r.outs)
-			r.outs = pl.outs[g0 : g0+pl.n : g0+pl.n]
 			p0 := r.id * pl.ports
 			copy(pl.port[p0:], r.port)
 			r.port = pl.port[p0 : p0+pl.ports : p0+pl.ports]

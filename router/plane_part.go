@@ -93,15 +93,15 @@ func (pl *Plane) Split(k int) ([]*Plane, error) {
 	// A link to another partition's router is marked in the downstream
 	// table (crossVC): the traversal takes it as it takes a sink, off its
 	// common path.
-	for id, r := range pl.routers {
-		for o, g0 := 0, id*pl.n; o < pl.n; o++ {
-			if dg := pl.outs[g0+o].down; dg >= 0 && pl.routers[int(dg)/pl.n].plane != r.plane {
-				pl.outs[g0+o].down = crossVC(dg)
+	for _, r := range pl.routers {
+		for o := range r.outs {
+			if dg := r.outs[o].down; dg >= 0 && pl.routers[int(dg)/pl.n].plane != r.plane {
+				r.outs[o].down = crossVC(dg)
 			}
 		}
 		for i := range r.in {
 			if ivc := &r.in[i]; ivc.state == vcActive {
-				ivc.down = pl.outs[id*pl.n+int(ivc.outVC)].down // its copy of the table (granted)
+				ivc.down = r.outs[ivc.outVC].down // its copy of the down entry (granted)
 			}
 		}
 	}

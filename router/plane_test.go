@@ -799,9 +799,9 @@ func TestFrontPacketPastEmptyLocalVC(t *testing.T) {
 	t.Logf("%d reports of packet 9's bodies past the emptied local VC", reported)
 }
 
-// TestDownLinkCountCarries has a link's count in the downstream table wrap
-// past 2^32: LinkFlits goes on counting from where it was.
-func TestDownLinkCountCarries(t *testing.T) {
+// TestLinkCountCarries has an output VC's link count (outVCState.flits)
+// wrap past 2^32: LinkFlits goes on counting from where it was.
+func TestLinkCountCarries(t *testing.T) {
 	rs, _ := planeLine{n: 2, cfg: Arch{VCs: 2, BufferDepth: 2}, ejectVCs: 1, link: 1, credit: 1}.plane(t)
 	r := rs[0]
 	if r.linked&1 == 0 {

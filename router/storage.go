@@ -27,7 +27,7 @@ type Storage struct {
 	ivc     []inputVC
 	slots   []slot
 	credits []int32      // per router: ovCredits (n), contiguous as a plane indexes them
-	outs    []outVCState // per router: n, contiguous as a plane indexes them
+	outs    []outVCState // per router: n
 	i64     []int64      // per router: occ (ports × occStrideFor(VCs))
 	port    []portState
 	up      []upLink

@@ -292,8 +292,8 @@ func (n *Network) occupancyCycles() []float64 {
 	V := n.vcs
 	cycles := make([]float64, V+1)
 	m := &n.stats
-	clear(m.occ)
 	if n.plane != nil {
+		clear(m.occ)
 		n.plane.Occupancy(n.now, m.occ)
 		for v := range cycles {
 			cycles[v] = float64(m.occ[v])
