@@ -9,8 +9,8 @@ import (
 // A plane keeps two of its routers' counts itself, where a grant and a
 // release already look, instead of in each router's occupancy record
 // (Router.occ), a line of its own that every grant and release updated
-// (issue 20: on the 16-ary 5-cube at 0.05 leaving it gained 6%,
-// docs/speed.md#session16):
+// (issue 20: on the 16-ary 5-cube at 0.05 leaving it gained 6% in the
+// bench and 1.5% in the headline run, docs/speed.md#session16):
 //
 //   - the flits each link carries, counted ahead per packet at the grant
 //     (LinkFlits) in the granted output VC's state, which the grant writes
