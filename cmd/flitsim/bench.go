@@ -33,6 +33,8 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	length := fs.Int("length", network.SpeedLength, "message length of the --k network, flits (the load stays in flits: fewer, longer packets carry it)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole bench to this file (go tool pprof)")
 	memProfile := fs.String("memprofile", "", "write a profile of every allocation (sampled at each one: slow) to this file (go tool pprof -sample_index=alloc_objects)")
+	window := fs.Int("window", 0, "also time the cycles in windows of this many cycles, written to --windows-out (0: none)")
+	windowsOut := fs.String("windows-out", "", "with --window, write each window's time to this file: repeat, window, seconds, flit-hops (scripts/abw.sh compares two builds by it)")
 	threads := fs.Int("threads", 1, fmt.Sprintf("threads stepping each network, 1..%d (network.Config.Threads; the threads column says how many did)", network.MaxThreads))
 	if help, err := fs.parse(args, ""); help || err != nil {
 		return err
@@ -40,6 +42,20 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if bad := benchRangeError(*threads, *cpu, *cycles, *warmup, *repeat, *k, *dims, *length, *load); bad != "" {
 		fs.Usage()
 		return withCode(exitUsage, fmt.Errorf("bench: %s", bad))
+	}
+	if bad := windowRangeError(*window, *cycles, *windowsOut); bad != "" {
+		fs.Usage()
+		return withCode(exitUsage, fmt.Errorf("bench: %s", bad))
+	}
+	var windows io.Writer
+	if *windowsOut != "" {
+		f, err := os.Create(*windowsOut)
+		if err != nil {
+			return withCode(exitRuntime, err)
+		}
+		defer f.Close()
+		windows = f
+		fmt.Fprintln(f, "repeat window seconds flit_hops")
 	}
 	cases := network.SpeedCases
 	if *k > 0 {
@@ -81,11 +97,18 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			}
 			cfg := c.Config()
 			cfg.Threads = *threads
-			s, err := network.MeasureSpeed(cfg, *warmup, *cycles)
+			s, err := network.MeasureSpeedWindows(cfg, *warmup, *cycles, *window)
 			if err != nil {
 				return withCode(exitRuntime, err)
 			}
 			runs = append(runs, s)
+			if windows != nil {
+				for w, d := range s.Windows {
+					if _, err := fmt.Fprintf(windows, "%d %d %.6f %d\n", r, w, d.Seconds(), s.WindowHops[w]); err != nil {
+						return withCode(exitRuntime, err)
+					}
+				}
+			}
 		}
 		slices.SortFunc(runs, func(a, b network.Speed) int { return cmp.Compare(a.Elapsed, b.Elapsed) })
 		best, median := runs[0], runs[len(runs)/2]
@@ -124,6 +147,20 @@ func writeHeapProfile(path string) error {
 		return err
 	}
 	return f.Close()
+}
+
+// windowRangeError names --window or --windows-out when they do not go
+// together or the window is out of 0..cycles, or returns "".
+func windowRangeError(window, cycles int, out string) string {
+	switch {
+	case window < 0 || window > cycles:
+		return fmt.Sprintf("--window %d, want 0..%d (the timed cycles)", window, cycles)
+	case window > 0 && out == "":
+		return fmt.Sprintf("--window %d without --windows-out: the windows' times go to that file", window)
+	case window == 0 && out != "":
+		return "--windows-out without --window: give the window's cycles"
+	}
+	return ""
 }
 
 // benchRangeError names the first of bench's flags out of its range (or

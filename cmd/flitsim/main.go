@@ -9,6 +9,7 @@
 //	flitsim merge DIR... [--out DIR] [--quiet]
 //	flitsim plot DIR... --out FILE [--label L,...]
 //	flitsim bench [--k K --n N --load L --length F] [--cycles N] [--warmup N] [--repeat R] [--cpu C] [--threads T]
+//	              [--window W --windows-out FILE]
 //	flitsim version
 //
 // Exit codes, for scripts:
@@ -73,7 +74,7 @@ Usage:
               [--junit FILE] [--write-baseline FILE] [--model-timeout D]
               [--shard i/n|auto [--shard-count N]] [--resume] [--quiet]
   flitsim bench [--k K --n N --load L --length F] [--threads T] [--cycles N] [--warmup N] [--repeat R]
-              [--cpu C]
+              [--cpu C] [--window W --windows-out FILE]
   flitsim version
 
 Run "flitsim COMMAND --help" for the flags of a command. Exit codes: 0 ok,

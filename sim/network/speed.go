@@ -101,6 +101,13 @@ type Speed struct {
 	Bytes uint64
 	// Threads is the threads that stepped the network (Network.Threads).
 	Threads int
+	// Windows are the timed cycles' wall times in windows of a fixed
+	// number of cycles (MeasureSpeedWindows; nil from MeasureSpeed), and
+	// WindowHops the flit-hops of each: two builds of one exact engine
+	// simulate the same windows, so their times compare window by window
+	// (scripts/abw.sh).
+	Windows    []time.Duration
+	WindowHops []int64
 }
 
 // BytesPerNode is the live heap the network holds per node.
@@ -122,8 +129,15 @@ func (s Speed) AllocsPerCycle() float64 { return float64(s.Allocs) / float64(s.C
 // cycles more. It uses the calling goroutine only (one core), unless
 // cfg.Threads asks for more (Speed.Threads says how many stepped it).
 func MeasureSpeed(cfg Config, warmup, cycles int) (Speed, error) {
-	if cycles < 1 || warmup < 0 {
-		return Speed{}, fmt.Errorf("network: speed measurement needs cycles >= 1 and warmup >= 0 (got %d, %d)", cycles, warmup)
+	return MeasureSpeedWindows(cfg, warmup, cycles, 0)
+}
+
+// MeasureSpeedWindows is MeasureSpeed that also times the cycles in
+// windows of window cycles each (Speed.Windows; 0: none), the last
+// cycles%window untimed by any window.
+func MeasureSpeedWindows(cfg Config, warmup, cycles, window int) (Speed, error) {
+	if cycles < 1 || warmup < 0 || window < 0 || window > cycles {
+		return Speed{}, fmt.Errorf("network: speed measurement needs cycles >= 1, warmup >= 0 and 0 <= window <= cycles (got %d, %d, %d)", cycles, warmup, window)
 	}
 	var before, after runtime.MemStats
 	runtime.GC()
@@ -139,14 +153,27 @@ func MeasureSpeed(cfg Config, warmup, cycles int) (Speed, error) {
 	}
 	runtime.GC()
 	runtime.ReadMemStats(&before)
+	var windows []time.Duration
+	var windowHops []int64
+	if window > 0 {
+		windows, windowHops = make([]time.Duration, 0, cycles/window), make([]int64, 0, cycles/window)
+		runtime.ReadMemStats(&before) // (the two slices are not the cycles' allocations)
+	}
 	hops := n.FlitHops()
 	start := time.Now()
-	for i := 0; i < cycles; i++ {
+	wStart, wHops := start, hops
+	for i := 1; i <= cycles; i++ {
 		n.Step()
+		if window > 0 && i%window == 0 {
+			now, h := time.Now(), n.FlitHops()
+			windows, windowHops = append(windows, now.Sub(wStart)), append(windowHops, h-wHops)
+			wStart, wHops = now, h
+		}
 	}
 	elapsed := time.Since(start)
 	runtime.ReadMemStats(&after)
-	sp := Speed{Cycles: int64(cycles), FlitHops: n.FlitHops() - hops, Allocs: after.Mallocs - before.Mallocs, Elapsed: elapsed, Nodes: n.topo.Nodes(), Threads: n.Threads()}
+	sp := Speed{Cycles: int64(cycles), FlitHops: n.FlitHops() - hops, Allocs: after.Mallocs - before.Mallocs, Elapsed: elapsed, Nodes: n.topo.Nodes(), Threads: n.Threads(),
+		Windows: windows, WindowHops: windowHops}
 	runtime.GC()
 	runtime.ReadMemStats(&after)
 	if after.HeapAlloc > heap0 {

@@ -1,6 +1,9 @@
 package network
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 // TestSteadyStateDoesNotAllocate pins point 8's "steady state allocates
 // nothing per cycle" on the reference speed network: after warm-up a cycle
@@ -33,6 +36,42 @@ func TestMeasureSpeed(t *testing.T) {
 	}
 	if _, err := MeasureSpeed(SpeedConfig(4, 0.2), 0, 0); err == nil {
 		t.Fatal("zero cycles accepted")
+	}
+}
+
+// TestMeasureSpeedWindows: 1,000 cycles in windows of 300 are three
+// windows, whose times lie within the whole and whose flit-hops are those
+// of the same cycles in a run without windows (the same network, seed and
+// cycles); a window longer than the timed cycles is refused.
+func TestMeasureSpeedWindows(t *testing.T) {
+	s, err := MeasureSpeedWindows(SpeedConfig(4, 0.2), 500, 1000, 300)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Windows) != 3 || len(s.WindowHops) != 3 {
+		t.Fatalf("%d windows, %d hop counts, want 3", len(s.Windows), len(s.WindowHops))
+	}
+	var sum time.Duration
+	var hops int64
+	for k, w := range s.Windows {
+		if w <= 0 || s.WindowHops[k] <= 0 {
+			t.Fatalf("window %d: %v, %d flit-hops", k, w, s.WindowHops[k])
+		}
+		sum += w
+		hops += s.WindowHops[k]
+	}
+	if sum > s.Elapsed || hops > s.FlitHops {
+		t.Fatalf("windows %v and %d flit-hops beyond the whole %v and %d", sum, hops, s.Elapsed, s.FlitHops)
+	}
+	plain, err := MeasureSpeedWindows(SpeedConfig(4, 0.2), 500, 900, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plain.Windows != nil || plain.FlitHops != hops {
+		t.Fatalf("without windows: %d windows, %d flit-hops in the first 900 cycles; with them %d", len(plain.Windows), plain.FlitHops, hops)
+	}
+	if _, err := MeasureSpeedWindows(SpeedConfig(4, 0.2), 0, 100, 101); err == nil {
+		t.Fatal("a window of 101 cycles in 100 accepted")
 	}
 }
 
