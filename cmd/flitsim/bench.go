@@ -47,15 +47,17 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fs.Usage()
 		return withCode(exitUsage, fmt.Errorf("bench: %s", bad))
 	}
-	var windows io.Writer
+	var windows *os.File
 	if *windowsOut != "" {
 		f, err := os.Create(*windowsOut)
 		if err != nil {
 			return withCode(exitRuntime, err)
 		}
-		defer f.Close()
+		defer f.Close() // (on an early return; the end closes it and checks)
 		windows = f
-		fmt.Fprintln(f, "repeat window seconds flit_hops")
+		if _, err := fmt.Fprintln(f, "repeat window seconds flit_hops"); err != nil {
+			return withCode(exitRuntime, err)
+		}
 	}
 	cases := network.SpeedCases
 	if *k > 0 {
@@ -121,6 +123,11 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		fmt.Fprintf(tw, "%s\t%.3g\t%d\t%s\t%s\t%.2f M\t%.2f\t%.0f\t%s\t%s\t\n", c.Name(), c.Load, best.Threads,
 			cyclesPerSecond(best), cyclesPerSecond(median), best.FlitHopsPerSecond()/1e6, best.AllocsPerCycle(), best.BytesPerNode(), target, met)
+	}
+	if windows != nil {
+		if err := windows.Close(); err != nil {
+			return withCode(exitRuntime, err)
+		}
 	}
 	return tw.Flush()
 }

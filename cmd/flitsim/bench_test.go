@@ -3,6 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -127,6 +130,43 @@ func TestBenchLength(t *testing.T) {
 	for _, k := range []int{n - 8, n - 7, n - 6, n - 4, n - 3} {
 		if v, err := strconv.ParseFloat(f[k], 64); err != nil || v < 0 || k != n-4 && v == 0 {
 			t.Errorf("field %d from the end of %q: %q is not a measured figure", n-k, lines[len(lines)-1], f[k])
+		}
+	}
+}
+
+// TestBenchWindows: --window 30 over 100 timed cycles writes three
+// windows a repeat to --windows-out, under a header, and the two repeats'
+// windows move the same flit-hops (the same simulation, which is what
+// lets scripts/abw.sh compare their times); a window without a file, a
+// file without a window and a window beyond the cycles are usage errors.
+func TestBenchWindows(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "windows.txt")
+	var stdout, errb bytes.Buffer
+	if code := Main(context.Background(), []string{"bench", "--k", "4", "--n", "3", "--load", "0.05", "--cycles", "100", "--warmup", "100", "--repeat", "2", "--window", "30", "--windows-out", out}, &stdout, &errb); code != exitOK {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(lines) != 7 || lines[0] != "repeat window seconds flit_hops" {
+		t.Fatalf("windows file:\n%s", data)
+	}
+	for w := 0; w < 3; w++ {
+		a, b := strings.Fields(lines[1+w]), strings.Fields(lines[4+w])
+		if a[0] != "0" || b[0] != "1" || a[1] != fmt.Sprint(w) || b[1] != fmt.Sprint(w) || a[3] != b[3] {
+			t.Errorf("window %d: %q in repeat 0, %q in repeat 1", w, lines[1+w], lines[4+w])
+		}
+	}
+	for _, args := range [][]string{
+		{"--window", "5"},
+		{"--windows-out", out},
+		{"--k", "4", "--cycles", "10", "--window", "11", "--windows-out", out},
+	} {
+		errb.Reset()
+		if code := Main(context.Background(), append([]string{"bench"}, args...), &stdout, &errb); code != exitUsage {
+			t.Errorf("%v: exit %d, want %d (usage): %s", args, code, exitUsage, errb.String())
 		}
 	}
 }
