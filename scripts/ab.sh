@@ -17,14 +17,10 @@
 # last lines the mean of each binary and B's mean over A's. Nothing else
 # should run meanwhile: a build or a test shares the two cores.
 set -euo pipefail
-[ $# -ge 3 ] || { sed -n '2,18p' "$0" >&2; exit 2; }
-a=$1 b=$2
-shift 2
-rounds=4
-if [ "$1" != "--" ]; then rounds=$1; shift; fi
-[ "${1:-}" = "--" ] || { echo "ab.sh: expected -- before the bench arguments" >&2; exit 2; }
-shift
-rounds=$(( (rounds + 1) / 2 * 2 ))
+. "$(dirname "$0")/ab_args.sh"
+ab_args 18 4 "$@"
+set -- "${bench[@]}"
+rounds=$(( (count + 1) / 2 * 2 ))
 run() { # prints the flit-hops/s of one run of binary $1, in M
 	"$1" bench "${@:2}" --repeat 1 2>&1 | tail -1 | awk '{
 		for (i = 1; i <= NF; i++) if ($i == "M" || $i == "k") { v = $(i-1); u = $i; break }

@@ -22,13 +22,10 @@
 # at 1% either way this way, where scripts/ab.sh moved by 35%. Nothing
 # else should run meanwhile.
 set -euo pipefail
-[ $# -ge 3 ] || { sed -n '2,24p' "$0" >&2; exit 2; }
-a=$1 b=$2
-shift 2
-runs=2
-if [ "$1" != "--" ]; then runs=$1; shift; fi
-[ "${1:-}" = "--" ] || { echo "abw.sh: expected -- before the bench arguments" >&2; exit 2; }
-shift
+. "$(dirname "$0")/ab_args.sh"
+ab_args 24 2 "$@"
+set -- "${bench[@]}"
+runs=$count
 case " $* " in *" --window "*) ;; *) echo "abw.sh: give the bench arguments a --window" >&2; exit 2 ;; esac
 cpu=${ABW_CPU:-0}
 tmp=$(mktemp -d)

@@ -39,11 +39,7 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if help, err := fs.parse(args, ""); help || err != nil {
 		return err
 	}
-	if bad := benchRangeError(*threads, *cpu, *cycles, *warmup, *repeat, *k, *dims, *length, *load); bad != "" {
-		fs.Usage()
-		return withCode(exitUsage, fmt.Errorf("bench: %s", bad))
-	}
-	if bad := windowRangeError(*window, *cycles, *windowsOut); bad != "" {
+	if bad := benchRangeError(*threads, *cpu, *cycles, *warmup, *repeat, *k, *dims, *length, *load, *window, *windowsOut); bad != "" {
 		fs.Usage()
 		return withCode(exitUsage, fmt.Errorf("bench: %s", bad))
 	}
@@ -156,24 +152,11 @@ func writeHeapProfile(path string) error {
 	return f.Close()
 }
 
-// windowRangeError names --window or --windows-out when they do not go
-// together or the window is out of 0..cycles, or returns "".
-func windowRangeError(window, cycles int, out string) string {
-	switch {
-	case window < 0 || window > cycles:
-		return fmt.Sprintf("--window %d, want 0..%d (the timed cycles)", window, cycles)
-	case window > 0 && out == "":
-		return fmt.Sprintf("--window %d without --windows-out: the windows' times go to that file", window)
-	case window == 0 && out != "":
-		return "--windows-out without --window: give the window's cycles"
-	}
-	return ""
-}
-
 // benchRangeError names the first of bench's flags out of its range (or
-// --threads with --cpu), with the value given and the range, or returns ""
-// when all are in range.
-func benchRangeError(threads, cpu, cycles, warmup, repeat, k, dims, length int, load float64) string {
+// --threads with --cpu, or one of --window and --windows-out without the
+// other), with the value given and the range, or returns "" when all are
+// in range.
+func benchRangeError(threads, cpu, cycles, warmup, repeat, k, dims, length int, load float64, window int, windowsOut string) string {
 	switch {
 	case threads < 1 || threads > network.MaxThreads || threads > 1 && cpu >= 0:
 		return fmt.Sprintf("--threads %d, want 1..%d, and not with --cpu (it pins one thread)", threads, network.MaxThreads)
@@ -193,6 +176,12 @@ func benchRangeError(threads, cpu, cycles, warmup, repeat, k, dims, length int, 
 		return fmt.Sprintf("--length %d, want 1..%d flits", length, network.MaxMessageFlits)
 	case k == 0 && length != network.SpeedLength:
 		return fmt.Sprintf("--length %d without --k: the reference cases' messages are %d flits (their targets are for those)", length, network.SpeedLength)
+	case window < 0 || window > cycles:
+		return fmt.Sprintf("--window %d, want 0..%d (the timed cycles)", window, cycles)
+	case window > 0 && windowsOut == "":
+		return fmt.Sprintf("--window %d without --windows-out: the windows' times go to that file", window)
+	case window == 0 && windowsOut != "":
+		return "--windows-out without --window: give the window's cycles"
 	}
 	return ""
 }

@@ -151,14 +151,13 @@ func MeasureSpeedWindows(cfg Config, warmup, cycles, window int) (Speed, error) 
 	for i := 0; i < warmup; i++ {
 		n.Step()
 	}
-	runtime.GC()
-	runtime.ReadMemStats(&before)
 	var windows []time.Duration
 	var windowHops []int64
-	if window > 0 {
+	if window > 0 { // made before the count of the cycles' allocations starts
 		windows, windowHops = make([]time.Duration, 0, cycles/window), make([]int64, 0, cycles/window)
-		runtime.ReadMemStats(&before) // (the two slices are not the cycles' allocations)
 	}
+	runtime.GC()
+	runtime.ReadMemStats(&before)
 	hops := n.FlitHops()
 	start := time.Now()
 	wStart, wHops := start, hops
