@@ -14,18 +14,21 @@ import "math"
 // value is an empty calendar ready to use. A Calendar is not safe for
 // concurrent use.
 type Calendar[T any] struct {
-	heap []calEntry[T]
+	heap []Event[T]
 	seq  uint64
 }
 
-type calEntry[T any] struct {
-	at  float64
+// Event is an event of a Calendar: its time, its value and its place among
+// the events of equal time (the Push that made it). PopBefore hands events
+// out whole so that Unpop can put them back in that place.
+type Event[T any] struct {
+	At  float64
+	V   T
 	seq uint64
-	v   T
 }
 
-func (a *calEntry[T]) before(b *calEntry[T]) bool {
-	return a.at < b.at || (a.at == b.at && a.seq < b.seq)
+func (a *Event[T]) before(b *Event[T]) bool {
+	return a.At < b.At || (a.At == b.At && a.seq < b.seq)
 }
 
 // Push schedules v at time at. It panics if at is NaN (a programmer error
@@ -34,12 +37,15 @@ func (c *Calendar[T]) Push(at float64, v T) {
 	if math.IsNaN(at) {
 		panic("sim: Calendar.Push at NaN time")
 	}
-	c.heap = append(c.heap, calEntry[T]{at: at, seq: c.seq, v: v})
+	c.insert(Event[T]{At: at, V: v, seq: c.seq})
 	c.seq++
-	// Sift up.
+}
+
+// insert adds e to the heap, sifting it up.
+func (c *Calendar[T]) insert(e Event[T]) {
+	c.heap = append(c.heap, e)
 	h := c.heap
 	i := len(h) - 1
-	e := h[i]
 	for i > 0 {
 		p := (i - 1) / 4
 		if !e.before(&h[p]) {
@@ -57,7 +63,7 @@ func (c *Calendar[T]) Peek() (at float64, v T, ok bool) {
 	if len(c.heap) == 0 {
 		return 0, v, false
 	}
-	return c.heap[0].at, c.heap[0].v, true
+	return c.heap[0].At, c.heap[0].V, true
 }
 
 // Pop removes and returns the earliest event (the first pushed among equal
@@ -70,7 +76,7 @@ func (c *Calendar[T]) Pop() (at float64, v T, ok bool) {
 	}
 	top := h[0]
 	last := h[n]
-	var zero calEntry[T]
+	var zero Event[T]
 	h[n] = zero // release any pointer held by T
 	h = h[:n]
 	c.heap = h
@@ -96,7 +102,29 @@ func (c *Calendar[T]) Pop() (at float64, v T, ok bool) {
 		}
 		h[i] = last
 	}
-	return top.at, top.v, true
+	return top.At, top.V, true
+}
+
+// PopBefore removes every event earlier than limit and appends them to buf
+// in the order Pop would return them one by one, returning the extended
+// buf. It lets a caller load what a batch of events will touch before it
+// handles them (a network's arrivals: issue 20). Events the caller pushes
+// meanwhile are not in the batch; one due before the batch's last must
+// come out first, which Unpop of the rest of the batch gives.
+func (c *Calendar[T]) PopBefore(limit float64, buf []Event[T]) []Event[T] {
+	for len(c.heap) > 0 && c.heap[0].At < limit {
+		buf = append(buf, c.heap[0])
+		c.Pop()
+	}
+	return buf
+}
+
+// Unpop puts back events PopBefore removed, each in its place among the
+// events of its time: the calendar is as if they had never been popped.
+func (c *Calendar[T]) Unpop(evs []Event[T]) {
+	for _, e := range evs {
+		c.insert(e)
+	}
 }
 
 // Len returns the number of pending events.

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 	"slices"
 	"testing"
@@ -121,4 +122,70 @@ func BenchmarkCalendarPushPop(b *testing.B) {
 		at, v, _ := c.Pop()
 		c.Push(at+r.ExpFloat64()*1000, v)
 	}
+}
+
+// TestCalendarPopBeforeUnpop handles events in batches the way a network's
+// arrivals are (PopBefore, a push for each event handled, Unpop of the rest
+// when a push is due before the batch's last) and checks that they come out
+// in the order Pop gives one by one with the same pushes. Times are few
+// integers plus fractions, so that ties and pushes due inside a batch are
+// frequent.
+func TestCalendarPopBeforeUnpop(t *testing.T) {
+	r := NewStream(22, PurposeService, 0)
+	next := func(at float64, v int) float64 { // the push an event makes: a function of the event alone
+		x := uint64(v)*0x9e3779b97f4a7c15 + uint64(at*8)
+		return at + float64(1+x>>61)/4 // 0.25 to 2 later: often inside the batch's window
+	}
+	var one, batch Calendar[int]
+	for v := range 200 {
+		at := float64(r.IntN(20))
+		if r.IntN(3) == 0 {
+			at += r.Float64()
+		}
+		one.Push(at, v)
+		batch.Push(at, v)
+	}
+	var want, got []string
+	unpops := 0
+	for limit := 1.0; limit <= 60; limit++ {
+		for {
+			at, v, ok := one.Peek()
+			if !ok || at >= limit {
+				break
+			}
+			one.Pop()
+			want = append(want, fmt.Sprintf("%g:%d", at, v))
+			one.Push(next(at, v), v)
+		}
+		var buf []Event[int]
+		for {
+			buf = batch.PopBefore(limit, buf[:0])
+			if len(buf) == 0 {
+				break
+			}
+			last := buf[len(buf)-1].At
+			for k, e := range buf {
+				got = append(got, fmt.Sprintf("%g:%d", e.At, e.V))
+				at := next(e.At, e.V)
+				batch.Push(at, e.V)
+				if at < last && k+1 < len(buf) {
+					batch.Unpop(buf[k+1:])
+					unpops++
+					break
+				}
+			}
+		}
+	}
+	if unpops == 0 {
+		t.Fatal("no batch was cut short: the test does not exercise Unpop")
+	}
+	if !slices.Equal(got, want) {
+		for i := range min(len(got), len(want)) {
+			if got[i] != want[i] {
+				t.Fatalf("event %d: %s in batches, %s one by one (%d and %d events)", i, got[i], want[i], len(got), len(want))
+			}
+		}
+		t.Fatalf("%d events in batches, %d one by one", len(got), len(want))
+	}
+	t.Logf("%d events, %d batches cut short", len(got), unpops)
 }

@@ -48,6 +48,16 @@ func DeriveSeed(root uint64, purpose Purpose, index uint64) uint64 {
 // derived from the root seed. Each simulated component owns its streams; a
 // stream is never shared between goroutines.
 func NewStream(root uint64, purpose Purpose, index uint64) *rand.Rand {
+	var p rand.PCG
+	SeedStream(&p, root, purpose, index)
+	return rand.New(&p)
+}
+
+// SeedStream seeds p as stream (purpose, index) of the root seed: p then
+// draws what NewStream's Rand draws. It is for state kept in place, such
+// as a network's per-terminal streams in one array (a Rand and a PCG each
+// are two allocations and two pointers to follow).
+func SeedStream(p *rand.PCG, root uint64, purpose Purpose, index uint64) {
 	s := DeriveSeed(root, purpose, index)
-	return rand.New(rand.NewPCG(s, splitmix64(s^0x5851f42d4c957f2d)))
+	p.Seed(s, splitmix64(s^0x5851f42d4c957f2d))
 }

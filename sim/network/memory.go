@@ -136,11 +136,10 @@ func EstimateMemory(cfg Config) (Memory, error) {
 		}
 		m.PerRouter += router.PlaneMemoryBytes(m.Ports, cfg.Router, sinkPorts)
 	}
-	rng := int64(8 + unsafe.Sizeof(rand.Rand{}) + unsafe.Sizeof(rand.PCG{}))
 	m.PerTerminal = int64(unsafe.Sizeof(nic{})) + int64(cfg.InjectionVCs)*int64(unsafe.Sizeof(nicLane{})) +
-		int64(unsafe.Sizeof(sim.FIFO[int32]{})) + 4*4 + 3*rng + 24
+		int64(unsafe.Sizeof(sim.FIFO[int32]{})) + 4*4 + int64(unsafe.Sizeof(termStreams{})) + 24
 	if cfg.Graph != nil {
-		m.PerTerminal += rng + 8 // Valiant's start draws, termSwitch and termPort
+		m.PerTerminal += int64(8+unsafe.Sizeof(rand.Rand{})+unsafe.Sizeof(rand.PCG{})) + 8 // Valiant's start draws (a Rand and its PCG), termSwitch and termPort
 	}
 	total := float64(unsafe.Sizeof(Network{})) + measurementBytes + unitemisedBytes + float64(m.Ports*(cfg.Router.VCs+1)*8) +
 		float64(m.Routers)*float64(m.PerRouter) + float64(m.Terminals)*float64(m.PerTerminal) +
