@@ -193,8 +193,16 @@ type pool struct {
 	wg       sync.WaitGroup
 }
 
-// spinFor is how long a helper spins on the phase word before it parks.
-const spinFor = 50 * time.Microsecond
+// spinFor is how long a helper spins on the phase word before it parks:
+// longer than any wait within a cycle of the largest networks, so that a
+// helper parks only when the network stops stepping. Each cycle has waits
+// of milliseconds at 2^20 routers (thread 0's serial part, and the end of
+// a phase when its partition took longer than the helper's), and a parked
+// helper is late for the next phase by the wake-up (a futex, and in a
+// virtual machine the host's rescheduling of an idle vCPU), so that thread
+// 0 ran some of its partitions too. With 50 µs, the 16-ary 5-cube at 0.05
+// on two threads ran 2-12% slower (docs/speed.md#session18).
+const spinFor = 20 * time.Millisecond
 
 // stopped is the phase that ends the helpers.
 const stopped = ^uint64(0)
