@@ -926,6 +926,17 @@ func (pl *Plane) frontAt(g, i int, ivc *inputVC, t sim.Cycle) sim.Cycle {
 // care test the VC's index (slotsFrom).
 func (pl *Plane) bodyFront(ivc *inputVC) bool { return pl.anon && !ivc.headNext && ivc.remain != 1 }
 
+// SetTouchAhead sets whether the plane loads the lines of its moves ahead
+// of them (touchAhead), which NewPlane decides by the size of the slots
+// (touchAbove): for tests, whose networks are far smaller, to show that
+// the loads change nothing. It must be called before Split.
+func (pl *Plane) SetTouchAhead(on bool) {
+	if pl.part != nil || pl.split != nil {
+		panic("router: SetTouchAhead after Split")
+	}
+	pl.touchAhead = on
+}
+
 // packetOf is flit f's packet and destination as Plane.ejecting keeps them.
 func packetOf(f Flit) uint64 { return uint64(uint32(f.Packet))<<32 | uint64(uint32(f.Dest)) }
 

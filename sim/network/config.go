@@ -141,6 +141,11 @@ type Config struct {
 	// a router.Plane could serve them all. Only tests set it, to check that
 	// the two give the same run.
 	ownAllocators bool
+	// touchAhead makes the plane load the lines of its moves ahead of them
+	// (router.Plane.SetTouchAhead) whatever the network's size: only tests
+	// set it, as their networks are far below the size where the plane
+	// does so itself, to check that it changes nothing.
+	touchAhead bool
 }
 
 // withDefaults returns c with zero fields replaced by their defaults.

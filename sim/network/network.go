@@ -350,6 +350,9 @@ func (n *Network) usePlane() error {
 		return err
 	}
 	n.plane = pl
+	if n.cfg.touchAhead {
+		pl.SetTouchAhead(true)
+	}
 	return nil
 }
 
