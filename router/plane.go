@@ -937,6 +937,18 @@ func (pl *Plane) SetTouchAhead(on bool) {
 	pl.touchAhead = on
 }
 
+// TouchesAhead reports whether the plane and each of its partitions load
+// the lines of their moves ahead of them: for tests, to show that a run
+// asked to do so (SetTouchAhead) did.
+func (pl *Plane) TouchesAhead() bool {
+	for _, p := range pl.planes() {
+		if !p.touchAhead {
+			return false
+		}
+	}
+	return true
+}
+
 // packetOf is flit f's packet and destination as Plane.ejecting keeps them.
 func packetOf(f Flit) uint64 { return uint64(uint32(f.Packet))<<32 | uint64(uint32(f.Dest)) }
 

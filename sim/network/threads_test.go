@@ -121,6 +121,9 @@ func checkThreads(t *testing.T, cfg Config, name string) {
 	if n.Threads() != want {
 		t.Errorf("%d threads asked: runs on %d, want %d", cfg.Threads, n.Threads(), want)
 	}
+	if cfg.touchAhead && n.plane != nil && !n.plane.TouchesAhead() {
+		t.Errorf("%d threads asked to load ahead: a plane or partition does not", cfg.Threads)
+	}
 }
 
 // TestThreadsRunResult runs two points through Run (warm-up, measurement,
