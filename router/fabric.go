@@ -177,6 +177,9 @@ func (r *Router) freeFor(i, need int32, seen sim.Cycle) bool {
 func (r *Router) visibleFree(i int32, seen sim.Cycle) int32 {
 	ivc := &r.in[i]
 	free := int32(r.depth) - int32(ivc.count)
+	if pl := r.plane; pl != nil && pl.headTail {
+		return free // no free stamps; the credit delay is a cycle, and reports ask after the frees (Plane.nextCredit)
+	}
 	pos := int32(ivc.head) + int32(ivc.count)
 	base := int(i) * r.depth
 	for k := int32(0); k < free; k++ {

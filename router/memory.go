@@ -10,7 +10,7 @@ import "unsafe"
 // gives its slices. With n = ports × VCs input (and output) VCs:
 //
 //	Router struct                               sizeof(Router)
-//	its share of the Storage                    StorageBytes (buffers: n·B·sizeof(slot))
+//	its share of the Storage                    StorageBytes (buffers: n·B·sizeof(slot), or n·2·sizeof(slot) with headsAndTails: HeadTailServes)
 //	adaptive or scouting state                  sizeof(richState)
 //	adaptive candidates                         n·((ports+1)·sizeof(cand) + 4)
 //	scouting                                    n·sizeof(scoutVC) + 2·ports·sizeof(Control)
@@ -19,10 +19,10 @@ import "unsafe"
 // slot); the Router struct (600 bytes, in the storage's one array) and its per-port state (64 bytes
 // a port), shallow ones.
 // sim/network's EstimateMemory sums it over the routers of a network.
-func MemoryBytes(ports int, cfg Arch, classes int, adaptive bool) int64 {
+func MemoryBytes(ports int, cfg Arch, classes int, adaptive, headsAndTails bool) int64 {
 	n := int64(ports) * int64(cfg.VCs)
 	p := int64(ports)
-	b := int64(unsafe.Sizeof(Router{})) + StorageBytes(ports, cfg)
+	b := int64(unsafe.Sizeof(Router{})) + StorageBytes(ports, cfg, headsAndTails)
 	scouting := cfg.Switching == Scouting && cfg.ScoutingDistance > 0
 	if adaptive || scouting {
 		b += int64(unsafe.Sizeof(richState{}))

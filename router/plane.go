@@ -159,6 +159,18 @@ type Plane struct {
 	sinkAt    [MaxPlanePorts]int8 // with anon, per port: its index among the ports that lead to a sink at some router, -1 if none does
 	sinkPorts int
 
+	// headTail is set when the routers' Storage keeps only each input
+	// VC's head and tail slots (NewStorage's headsAndTails, which needs
+	// anon and slotless local VCs): the slot of a VC's flit is then not
+	// that of its ring position but its head's (0) or its tail's (1), as
+	// slotIndex computes from the slot stride and the two masks, and
+	// minPacket is the shortest packet Inject lets in.
+	headTail   bool
+	slotStride int  // slots per input VC: the depth, or headTailSlots
+	posMask    uint // a ring position's part of a slot index: all ones, or 0 with headTail
+	tailMask   uint // a tail's part: 0, or 1 with headTail
+	minPacket  int32
+
 	// touchAhead has move load a list's lines first (touch): set when the
 	// slots outgrow the last-level cache, below which touch only costs.
 	touchAhead bool
@@ -170,6 +182,21 @@ type Plane struct {
 	// the changes of its routers from the split on.
 	occ   [maxPlaneVCsMask + 1]int64
 	split []*Plane // the partitions, once split (Split)
+}
+
+// slotIndex is the index in slots of the slot of global input VC g that
+// holds its flit at ring position pos, a tail or not: the position's,
+// or with headTail the head's or the tail's (a body has none).
+func (pl *Plane) slotIndex(g int, pos uint, tail bool) int {
+	return g*pl.slotStride + int(pos&pl.posMask|b2u(tail)&pl.tailMask)
+}
+
+// frontTail reports whether the front flit of input VC ivc (holding one,
+// not an anonymous body) is its packet's tail, not its head: with
+// headTail, which of its slots holds it. (Packets have two flits at
+// least there.)
+func frontTail(ivc *inputVC) bool {
+	return ivc.state == vcActive && !ivc.headNext && ivc.remain == 1
 }
 
 // router returns router id of the plane.
@@ -329,7 +356,7 @@ func NewPlane(f *Fabric, routers []*Router, injectLatency int) (*Plane, error) {
 	}
 	pl.localIVC = r0.local * r0.vcs
 	pl.slotsFrom = pl.localIVC
-	if pl.anon = f.CreditDelay == 1 && f.LinkDelay <= 2 && !r0.cutThrough && !r0.rich; pl.anon {
+	if pl.anon = anonServes(rc, f.CreditDelay, f.LinkDelay, r0.adaptive); pl.anon {
 		// The ports that lead to a sink at some router (a direct network's
 		// local port; a mesh's edges too): ejecting keeps a record per
 		// router for each of their output VCs.
@@ -349,6 +376,13 @@ func NewPlane(f *Fabric, routers []*Router, injectLatency int) (*Plane, error) {
 			pl.slotsFrom = pl.n // the local port's bodies go without slots too (see above)
 			pl.injecting = hugepage.Make[int32](len(routers) * pl.vcs)
 		}
+	}
+	pl.slotStride, pl.posMask = pl.depth, ^uint(0)
+	if st != nil && st.headTail {
+		if !pl.anon || pl.slotsFrom != pl.n {
+			return nil, fmt.Errorf("router: the routers keep only their heads' and tails' slots, which a plane with these delays (credit %d, link %d, injection %d cycles) cannot serve", f.CreditDelay, f.LinkDelay, injectLatency)
+		}
+		pl.headTail, pl.slotStride, pl.posMask, pl.tailMask, pl.minPacket = true, headTailSlots, 0, 1, int32(st.minPacket)
 	}
 	pl.noInfinite = r0.noInfiniteCreditsAt
 	pl.touchAhead = int64(len(pl.slots))*int64(unsafe.Sizeof(slot{})) > touchAbove
@@ -760,7 +794,7 @@ func (pl *Plane) nextCredit(g int, t sim.Cycle) (back sim.Cycle, full bool) {
 	if pl.anon {
 		return t, false
 	}
-	return pl.writeSlot(g, dv).t() + pl.credit, false
+	return pl.writeSlot(g, dv, false).t() + pl.credit, false // (not anon: every flit has its slot)
 }
 
 // freedSlot is called when a flit leaves input VC j of router r (port p)
@@ -812,6 +846,7 @@ func (pl *Plane) move(list []int32, now sim.Cycle) int {
 	d := pl.depth
 	next := now + 1
 	ivcs, slots := pl.ivc, pl.slots
+	ss, pm, tm := pl.slotStride, pl.posMask, pl.tailMask
 	n := pl.n
 	if pl.touchAhead {
 		pl.touch(list)
@@ -829,7 +864,7 @@ func (pl *Plane) move(list []int32, now sim.Cycle) int {
 		tail := ivc.remain == 1 // (remain counts the packet's flits still here or upstream: startRouting)
 		var sl *slot
 		if !body || i >= pl.slotsFrom {
-			sl = &slots[g*d+int(h)]
+			sl = &slots[g*ss+int(h&pm|b2u(tail)&tm)]
 			sl.setT(now) // freed
 		}
 		ivc.head = uint16(wrap(h+1, uint(d)))
@@ -845,7 +880,7 @@ func (pl *Plane) move(list []int32, now sim.Cycle) int {
 				panic(pl.router(dg / n).overflow(dg % n))
 			}
 			if !body {
-				ds := &slots[dg*d+int(wrap(uint(dv.head+dv.count), uint(d)))]
+				ds := &slots[dg*ss+int(wrap(uint(dv.head+dv.count), uint(d))&pm|b2u(tail)&tm)]
 				ds.copyHop(sl, now+pl.link)
 			}
 			dv.lastAt = uint32(now + pl.link)
@@ -903,7 +938,10 @@ func (pl *Plane) move(list []int32, now sim.Cycle) int {
 // (after the cycle that wrote the last flit); a VC's slots are read only
 // for flits a router alone wrote (before NewPlane) and in the VCs whose
 // bodies keep theirs (from slotsFrom on: the local port's, unless the
-// injection latency lets them go).
+// injection latency lets them go). Routers that keep only their heads' and
+// tails' slots (headTail) took no flit before NewPlane and have every VC
+// slotless, so their slots are never read here (the index stays within
+// the VC's two all the same).
 func (pl *Plane) frontAt(g, i int, ivc *inputVC, t sim.Cycle) sim.Cycle {
 	if ivc.allArrived(t) {
 		return t
@@ -916,7 +954,7 @@ func (pl *Plane) frontAt(g, i int, ivc *inputVC, t sim.Cycle) sim.Cycle {
 			return t
 		}
 	}
-	return max(pl.slots[g*pl.depth+int(ivc.head)].t(), t)
+	return max(pl.slots[g*pl.slotStride+int(uint(ivc.head)&pl.posMask)].t(), t)
 }
 
 // bodyFront reports whether the front flit of input VC ivc is a body that
@@ -1012,9 +1050,10 @@ func (pl *Plane) written(g int, at sim.Cycle) {
 }
 
 // writeSlot is the slot the next flit written into global input VC g
-// (ivc, not full) takes: the one after its last.
-func (pl *Plane) writeSlot(g int, ivc *inputVC) *slot {
-	return &pl.slots[g*pl.depth+int(wrap(uint(ivc.head+ivc.count), uint(pl.depth)))]
+// (ivc, not full) takes, a tail or not: the one after its last (with
+// headTail, the head's or the tail's).
+func (pl *Plane) writeSlot(g int, ivc *inputVC, tail bool) *slot {
+	return &pl.slots[pl.slotIndex(g, wrap(uint(ivc.head+ivc.count), uint(pl.depth)), tail)]
 }
 
 // accept writes flit f, arriving in cycle at, into global input VC g of
@@ -1028,7 +1067,17 @@ func (pl *Plane) accept(g int, f Flit, at sim.Cycle) {
 	if uint(ivc.count) >= d {
 		panic(pl.router(g / pl.n).overflow(g % pl.n))
 	}
-	pl.fill(g, pl.writeSlot(g, ivc), f, at)
+	if pl.headTail && f.Flags&(Head|Tail) == 0 {
+		// An anonymous body from another partition (crossFlit): with
+		// only a head's and a tail's slot, it has none; fill's
+		// bookkeeping without it (saf has no anonymous bodies).
+		ivc.lastAt = uint32(at)
+		if ivc.count++; ivc.count == 1 {
+			pl.written(g, at)
+		}
+		return
+	}
+	pl.fill(g, pl.writeSlot(g, ivc, f.Flags&Tail != 0), f, at)
 }
 
 // Inject is Router.Inject for input VC (port, vc) of router id of the
@@ -1064,12 +1113,15 @@ func (pl *Plane) Inject(id, port, vc int, f Flit, now, at sim.Cycle) bool {
 			return true
 		}
 		if f.Flags&Head != 0 {
+			if f.Len < pl.minPacket {
+				panic(fmt.Sprintf("router %d: packet %d of %d flits injected into a plane whose routers keep only heads' and tails' slots, for packets of %d flits or more", id, f.Packet, f.Len, pl.minPacket))
+			}
 			pl.injecting[id*pl.vcs+vc] = f.Packet
 		}
-		pl.fill(g, pl.writeSlot(g, ivc), f, at)
+		pl.fill(g, pl.writeSlot(g, ivc, f.Flags&Tail != 0), f, at)
 		return true
 	}
-	sl := pl.writeSlot(g, ivc)
+	sl := pl.writeSlot(g, ivc, f.Flags&Tail != 0) // (not headTail: every flit has its slot)
 	if uint(ivc.count) >= d || sl.t() > now-pl.credit {
 		return false
 	}
@@ -1086,7 +1138,7 @@ func (pl *Plane) CanAccept(id, port, vc int, now sim.Cycle) bool {
 	if pl.slotsFrom == pl.n {
 		return uint(ivc.count) < d
 	}
-	return uint(ivc.count) < d && pl.writeSlot(g, ivc).t() <= now-pl.credit
+	return uint(ivc.count) < d && pl.writeSlot(g, ivc, false).t() <= now-pl.credit // (not headTail)
 }
 
 // fill writes flit f, arriving in cycle at, into sl, the write slot of
@@ -1213,17 +1265,17 @@ func (pl *Plane) touchTails(tails []int32) (sink uint64) {
 // downstream VC's record only when its front flit is a body, or when it
 // is re-evaluated (evalVC then reads no slot).
 func (pl *Plane) touchHop(g int, eval bool) (sink uint64) {
-	d := pl.depth
 	ivc := &pl.ivc[g]
 	body := (eval && pl.anon || pl.bodyFront(ivc)) && g%pl.n < pl.slotsFrom
+	ss := pl.slotStride
 	if !body {
-		sink = pl.slots[g*d+int(ivc.head)].tx
+		sink = pl.slots[pl.slotIndex(g, uint(ivc.head), frontTail(ivc))].tx
 	}
 	if dg := int(ivc.down); dg >= 0 {
 		sink += uint64(pl.ivc[dg].count)
 		if !body {
-			for k := 0; k < d; k += 4 {
-				sink += pl.slots[dg*d+k].tx
+			for k := 0; k < ss; k += 4 {
+				sink += pl.slots[dg*ss+k].tx
 			}
 		}
 	}

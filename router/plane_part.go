@@ -206,7 +206,7 @@ func (pl *Plane) crossFlit(g, dg int, body bool) {
 	if !body {
 		ivc := &pl.ivc[g]
 		d := uint(pl.depth)
-		f = pl.slots[g*pl.depth+int(wrap(uint(ivc.head)+d-1, d))].flit()
+		f = pl.slots[pl.slotIndex(g, wrap(uint(ivc.head)+d-1, d), ivc.remain == 0)].flit() // (the flit that left was the tail when none of its packet remains)
 		f.Hops++
 	}
 	pp := pl.part

@@ -37,7 +37,7 @@ func (pl *Plane) granted(r *Router, i, o int32, q int8) {
 	d := r.outs[o].down
 	r.in[i].down = d
 	if pl.anon && d == -1 { // a sink: the head at the front of i names the packet of its bodies there (ejectedBody)
-		pl.ejecting[pl.ejectingAt(r.id, int(o))] = packetOf(r.slots[int(i)*r.depth+int(r.in[i].head)].flit())
+		pl.ejecting[pl.ejectingAt(r.id, int(o))] = packetOf(r.frontSlot(int(i)).flit())
 	}
 }
 

@@ -227,7 +227,10 @@ const (
 // A plane with anonymous bodies (Plane.anon) writes and reads the slots of
 // heads and tails only between routers: there a body's slot holds
 // whatever it held before, and Plane.Ejected gives a body its packet and
-// destination from Plane.ejecting, with Hops 0.
+// destination from Plane.ejecting, with Hops 0. Routers whose Storage
+// keeps only heads' and tails' slots (NewStorage's minPacket, for such a
+// plane) have two slots an input VC, not one a flit: its head's and its
+// tail's (Plane.slotIndex, Router.frontSlot).
 type slot struct {
 	pf   uint32
 	dest int32
@@ -823,7 +826,7 @@ func (r *Router) clearSA(p, v int) {
 // which reached the front in cycle at, or arrives there later.
 func (r *Router) startRouting(i int, at sim.Cycle) {
 	ivc := &r.in[i]
-	front := &r.slots[i*r.depth+int(ivc.head)]
+	front := r.frontSlot(i)
 	f := front.flit()
 	if front.t() > at {
 		at = front.t()
@@ -851,6 +854,17 @@ func (r *Router) startRouting(i int, at sim.Cycle) {
 	if r.plane != nil {
 		r.plane.vaAt(ivc.readyAt, r)
 	}
+}
+
+// frontSlot is the slot of the front flit of input VC i (holding one that
+// its slot holds: not an anonymous body of a plane, Plane.anon): the slot
+// at the ring's head, or in a plane whose routers keep only their heads'
+// and tails' slots (Plane.headTail) the head's or the tail's.
+func (r *Router) frontSlot(i int) *slot {
+	if pl := r.plane; pl != nil && pl.headTail {
+		return &r.slots[i*headTailSlots+int(b2u(frontTail(&r.in[i])))]
+	}
+	return &r.slots[i*r.depth+int(r.in[i].head)]
 }
 
 // computeRoute asks the routing function for the candidates of a header
@@ -1232,6 +1246,9 @@ func (r *Router) frontPacket(i int) int32 {
 		// packetAt is the packet in the slot k places after the VC's front
 		// (k = -1: the flit that left last).
 		packetAt := func(k int32) int32 {
+			if pl != nil && pl.headTail { // only the front (k 0) and the tail (remain-1) are asked for there
+				return r.slots[i*headTailSlots+int(b2u(k > 0 || k == 0 && frontTail(ivc)))].packet()
+			}
 			return r.slots[i*r.depth+int((int32(ivc.head)+k+int32(r.depth))%int32(r.depth))].packet()
 		}
 		// An active VC upstream may be empty, its packet's next flits

@@ -5,6 +5,7 @@ import (
 	"unsafe"
 
 	"github.com/flitsim/flitsim/internal/hugepage"
+	"github.com/flitsim/flitsim/sim"
 )
 
 // Storage holds the per-VC and per-port state of the routers 0..n-1 of
@@ -31,8 +32,13 @@ type Storage struct {
 	i64     []int64      // per router: occ (ports × occStrideFor(VCs))
 	port    []portState
 	up      []upLink
-	scratch *scratch // shared by its routers until a plane's Split gives each partition its own
-	classLo []int32  // the class bounds its routers share (New), nil until the first
+	// headTail is set when each input VC has two slots, its head's and its
+	// tail's, instead of one a flit (NewStorage's minPacket), for packets
+	// of minPacket flits or more.
+	headTail  bool
+	minPacket int
+	scratch   *scratch // shared by its routers until a plane's Split gives each partition its own
+	classLo   []int32  // the class bounds its routers share (New), nil until the first
 }
 
 // scratch is what a router uses only within one call (routing candidates,
@@ -63,21 +69,31 @@ func (r *Router) useScratch(s *scratch) {
 }
 
 // NewStorage allocates the state of routers routers of the given ports
-// and micro-architecture.
-func NewStorage(routers, ports int, a Arch) (*Storage, error) {
+// and micro-architecture. With minPacket above 0, which HeadTailServes
+// must allow, each input VC gets two flit slots, one for the head and one
+// for the tail in it, instead of one a flit: the routers must then be
+// given to a plane (NewPlane) before they take a flit, and carry no packet
+// shorter than minPacket flits, itself no shorter than a buffer (issue 20:
+// at 2^20 routers of 2 VCs × 8 flits the slots were 2.8 of the 5 GB a run
+// touches; see HeadTailServes). With 0 every flit has its slot.
+func NewStorage(routers, ports int, a Arch, minPacket int) (*Storage, error) {
 	if err := a.Validate(); err != nil {
 		return nil, err
 	}
 	if routers < 1 || ports < 2 || ports > 64 {
 		return nil, fmt.Errorf("router: storage for %d routers of %d ports, want >= 1 and 2..64", routers, ports)
 	}
+	if minPacket > 0 && minPacket < max(a.BufferDepth, headTailSlots+1) {
+		return nil, fmt.Errorf("router: storage of heads' and tails' slots for packets of %d flits or more in buffers of %d", minPacket, a.BufferDepth)
+	}
+	headsAndTails := minPacket > 0
 	n := ports * a.VCs
-	s := &Storage{routers: routers, ports: ports, arch: a, n: n}
+	s := &Storage{routers: routers, ports: ports, arch: a, n: n, headTail: headsAndTails, minPacket: minPacket}
 	// Huge pages for the arrays large enough (internal/hugepage): at 2^20
 	// routers every flit-hop touches lines gigabytes apart.
 	s.rs = hugepage.Make[Router](routers)
 	s.ivc = hugepage.Make[inputVC](routers * n)
-	s.slots = hugepage.Make[slot](routers * n * a.BufferDepth)
+	s.slots = hugepage.Make[slot](routers * n * slotsPerVC(a, headsAndTails))
 	s.credits = hugepage.Make[int32](routers * n)
 	s.outs = hugepage.Make[outVCState](routers * n)
 	s.i64 = hugepage.Make[int64](routers * ports * occStrideFor(a.VCs))
@@ -89,10 +105,10 @@ func NewStorage(routers, ports int, a Arch) (*Storage, error) {
 
 // StorageBytes is what NewStorage allocates per router, for the memory
 // estimate (MemoryBytes with a storage).
-func StorageBytes(ports int, a Arch) int64 {
+func StorageBytes(ports int, a Arch, headsAndTails bool) int64 {
 	n := int64(ports) * int64(a.VCs)
 	p := int64(ports)
-	return n*int64(a.BufferDepth)*int64(unsafe.Sizeof(slot{})) + n*int64(unsafe.Sizeof(inputVC{})) + n*int64(unsafe.Sizeof(int32(0))+unsafe.Sizeof(outVCState{})) + p*int64(occStrideFor(a.VCs))*8 +
+	return n*int64(slotsPerVC(a, headsAndTails))*int64(unsafe.Sizeof(slot{})) + n*int64(unsafe.Sizeof(inputVC{})) + n*int64(unsafe.Sizeof(int32(0))+unsafe.Sizeof(outVCState{})) + p*int64(occStrideFor(a.VCs))*8 +
 		p*int64(unsafe.Sizeof(portState{})+unsafe.Sizeof(upLink{}))
 }
 
@@ -115,11 +131,48 @@ func (s *Storage) take(r *Router) {
 	id, n, p := r.id, s.n, s.ports
 	r.store = s
 	r.in = window(s.ivc, id, n)
-	r.slots = window(s.slots, id, n*s.arch.BufferDepth)
+	r.slots = window(s.slots, id, n*slotsPerVC(s.arch, s.headTail))
 	r.ovCredits = window(s.credits, id, n)
 	r.outs = window(s.outs, id, n)
 	r.occ = window(s.i64, id, p*occStrideFor(s.arch.VCs))
 	r.port = window(s.port, id, p)
 	r.up = window(s.up, id, p)
 	r.useScratch(s.scratch)
+}
+
+// headTailSlots is the number of slots an input VC of a Storage made with
+// headsAndTails has: one for its head (index 0), one for its tail (1).
+const headTailSlots = 2
+
+// slotsPerVC is the number of flit slots an input VC of a Storage has.
+func slotsPerVC(a Arch, headsAndTails bool) int {
+	if headsAndTails {
+		return headTailSlots
+	}
+	return a.BufferDepth
+}
+
+// HeadTailServes reports whether the routers of a network may keep only
+// their heads' and tails' slots (NewStorage's headsAndTails): in a plane
+// whose bodies move without slots (anonymous bodies: wormhole switching
+// without adaptive selection, credits back in a cycle, links of at most
+// two cycles) and whose NICs' flits take at most a cycle to their router
+// (the local port's bodies go without slots too, NewPlane), with no packet
+// shorter than a buffer (minPacket flits, at least 2, against the buffer
+// depth). Such a buffer holds a run of consecutive flits of its packets,
+// at most depth of them, so never two heads (that would take a whole
+// packet between them, depth flits and one more) nor two tails: one slot
+// for each is all its flits that carry anything need. A plane of such
+// routers checks every injected head against minPacket (Plane.Inject).
+func HeadTailServes(a Arch, creditDelay, linkDelay sim.Cycle, injectLatency, minPacket int, adaptive bool) bool {
+	return anonServes(a, creditDelay, linkDelay, adaptive) && injectLatency <= 1 &&
+		a.BufferDepth > headTailSlots && minPacket >= a.BufferDepth
+}
+
+// anonServes reports whether a plane of routers of a moves body flits
+// between routers without their slots (Plane.anon; adaptive is the
+// routers' Config.Adaptive).
+func anonServes(a Arch, creditDelay, linkDelay sim.Cycle, adaptive bool) bool {
+	rich := adaptive || a.Switching == Scouting && a.ScoutingDistance > 0
+	return creditDelay == 1 && linkDelay <= 2 && a.Switching != VirtualCutThrough && a.Switching != StoreAndForward && !rich
 }

@@ -131,6 +131,14 @@ type Config struct {
 	// pass over the whole network per cycle.
 	Debug bool
 
+	// AnyLength keeps a buffer slot for every flit, so that Offer may put
+	// messages of any length into the network. Without it a network whose
+	// messages have a fixed length no shorter than a router's buffer keeps
+	// only each buffer's head and tail slots (router.HeadTailServes: at
+	// 2^20 nodes of the reference router, 2.1 KB a node less), and Offer
+	// panics for a shorter message. Results are the same either way.
+	AnyLength bool
+
 	// singleClass collapses every VC class to class 0, removing the dateline
 	// scheme. Only tests set it, to build a network that can deadlock.
 	singleClass bool
@@ -394,4 +402,22 @@ func (l LengthSpec) MeanFlits() float64 {
 		return math.NaN()
 	}
 	return d.Mean()
+}
+
+// headTailPacket is the shortest packet a direct network of the given
+// ports built with c carries when its routers may keep only their heads'
+// and tails' slots (router.HeadTailServes: a plane with anonymous bodies,
+// NICs a cycle or less from their routers, fixed-length messages no
+// shorter than a buffer, no trace), for router.NewStorage; 0 otherwise,
+// every flit then having its slot. c has its defaults (withDefaults).
+// Offer refuses a shorter message in such a network (AnyLength).
+func (c Config) headTailPacket(ports int) int {
+	if c.AnyLength || c.Trace != nil || c.Length.Distribution != "fixed" || c.ownAllocators || !router.PlaneServes(ports, c.Router) {
+		return 0
+	}
+	link := sim.Cycle(c.Router.SwitchAllocDelay + c.Router.SwitchTraversalDelay + c.LinkLatency) // initLines' linkAt
+	if !router.HeadTailServes(c.Router, sim.Cycle(c.CreditDelay), link, c.InjectionLatency, c.Length.Flits, c.Routing == RoutingAdaptive) {
+		return 0
+	}
+	return c.Length.Flits
 }

@@ -142,7 +142,7 @@ func newGraph(cfg Config) (*Network, error) {
 		}
 		return out
 	}
-	store, err := router.NewStorage(R, n.ports, cfg.Router)
+	store, err := router.NewStorage(R, n.ports, cfg.Router, 0)
 	if err != nil {
 		return nil, err
 	}

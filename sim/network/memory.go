@@ -128,7 +128,8 @@ func EstimateMemory(cfg Config) (Memory, error) {
 		planed = !cfg.ownAllocators && router.PlaneServes(m.Ports, cfg.Router)
 	}
 	classes := cfg.Router.VCs
-	m.PerRouter = router.MemoryBytes(m.Ports, cfg.Router, classes, cfg.Routing == RoutingAdaptive)
+	headTail := planed && cfg.headTailPacket(m.Ports) > 0
+	m.PerRouter = router.MemoryBytes(m.Ports, cfg.Router, classes, cfg.Routing == RoutingAdaptive, headTail)
 	if planed {
 		sinkPorts := 1 // the local port
 		if cfg.Topology.Kind == topology.Mesh {

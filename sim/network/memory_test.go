@@ -127,7 +127,7 @@ func TestEstimateMemoryHuge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.Routers != 1<<20 || m.PerRouter < int64(router.MemoryBytes(21, big.Router, 1, false)) || m.Bytes < int64(m.Routers)*m.PerRouter {
+	if m.Routers != 1<<20 || m.PerRouter < int64(router.MemoryBytes(21, big.Router, 1, false, false)) || m.Bytes < int64(m.Routers)*m.PerRouter {
 		t.Errorf("2^20 hypercube: %+v", m)
 	}
 	t.Logf("deep: %s; 2^20 hypercube: %s", func() string { m, _ := EstimateMemory(deep); return m.String() }(), m)

@@ -105,7 +105,7 @@ func newMultistage(cfg Config) (*Network, error) {
 	route := func(cur, dest int, out []router.Candidate) []router.Candidate {
 		return append(out, router.Candidate{Port: ms.Route(int(stageOf[cur]), dest)})
 	}
-	store, err := router.NewStorage(nn, n.ports, cfg.Router)
+	store, err := router.NewStorage(nn, n.ports, cfg.Router, 0)
 	if err != nil {
 		return nil, err
 	}

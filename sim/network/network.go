@@ -138,6 +138,10 @@ type Network struct {
 	onScout   func(ScoutEvent)
 
 	replay *replay // trace-driven run (Config.Trace), nil otherwise
+	// minPacket is, when the routers keep only their heads' and tails'
+	// slots, the shortest message they may carry (Config.headTailPacket);
+	// 0 otherwise.
+	minPacket int
 
 	threads // the partitions stepped on several threads (threads.go)
 }
@@ -273,7 +277,8 @@ func New(cfg Config) (*Network, error) {
 		}
 		newRoute = func() router.RouteFunc { return route } // a table needs no scratch
 	}
-	store, err := router.NewStorage(nn, n.ports, cfg.Router)
+	n.minPacket = cfg.headTailPacket(n.ports)
+	store, err := router.NewStorage(nn, n.ports, cfg.Router, n.minPacket)
 	if err != nil {
 		return nil, err
 	}
@@ -555,7 +560,15 @@ func (n *Network) Backlog() int {
 // Offer puts a message of the given length from src to dst into src's source
 // queue in the current cycle, outside the traffic process. Tests use it to
 // build hand-made scenarios.
+//
+// A network whose routers keep only their heads' and tails' slots (its
+// messages of a fixed length no shorter than a buffer: headTailPacket)
+// takes no message shorter than its configured length: Offer panics then
+// (Config.AnyLength lifts it).
 func (n *Network) Offer(src, dst, flits int) {
+	if flits < n.minPacket {
+		panic(fmt.Sprintf("network: Offer of a %d-flit message to a network built for messages of %d flits (Config.Length), whose routers keep only heads' and tails' slots (Config.AnyLength)", flits, n.minPacket))
+	}
 	n.enqueue(src, dst, flits)
 }
 

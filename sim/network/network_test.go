@@ -39,6 +39,7 @@ func idleConfig(spec topology.Spec, p pipeline) Config {
 		Topology: spec, Router: p.router,
 		LinkLatency: p.link, CreditDelay: p.credit, InjectionLatency: p.inject, EjectionLatency: p.eje,
 		Pattern: uniform, Length: LengthSpec{Flits: 5}, Debug: true,
+		AnyLength: true, // checkZeroLoad offers 1-flit messages too
 	}
 }
 
