@@ -10,7 +10,7 @@ import "unsafe"
 // gives its slices. With n = ports × VCs input (and output) VCs:
 //
 //	Router struct                               sizeof(Router)
-//	its share of the Storage                    StorageBytes (buffers: n·B·sizeof(slot), or n·2·sizeof(slot) with headsAndTails: HeadTailServes)
+//	its share of the Storage                    StorageBytes (buffers: n·B·sizeof(slot), or n·2·sizeof(slot) with heads' and tails' slots only: HeadTailServes)
 //	adaptive or scouting state                  sizeof(richState)
 //	adaptive candidates                         n·((ports+1)·sizeof(cand) + 4)
 //	scouting                                    n·sizeof(scoutVC) + 2·ports·sizeof(Control)

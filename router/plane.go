@@ -160,7 +160,7 @@ type Plane struct {
 	sinkPorts int
 
 	// headTail is set when the routers' Storage keeps only each input
-	// VC's head and tail slots (NewStorage's headsAndTails, which needs
+	// VC's head and tail slots (NewStorage's minPacket, which needs
 	// anon and slotless local VCs): the slot of a VC's flit is then not
 	// that of its ring position but its head's (0) or its tail's (1), as
 	// slotIndex computes from the slot stride and the two masks, and

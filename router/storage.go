@@ -141,7 +141,7 @@ func (s *Storage) take(r *Router) {
 }
 
 // headTailSlots is the number of slots an input VC of a Storage made with
-// headsAndTails has: one for its head (index 0), one for its tail (1).
+// a minPacket has: one for its head (index 0), one for its tail (1).
 const headTailSlots = 2
 
 // slotsPerVC is the number of flit slots an input VC of a Storage has.
@@ -153,7 +153,7 @@ func slotsPerVC(a Arch, headsAndTails bool) int {
 }
 
 // HeadTailServes reports whether the routers of a network may keep only
-// their heads' and tails' slots (NewStorage's headsAndTails): in a plane
+// their heads' and tails' slots (NewStorage's minPacket): in a plane
 // whose bodies move without slots (anonymous bodies: wormhole switching
 // without adaptive selection, credits back in a cycle, links of at most
 // two cycles) and whose NICs' flits take at most a cycle to their router
