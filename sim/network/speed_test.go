@@ -85,9 +85,11 @@ func TestMeasureSpeedWindows(t *testing.T) {
 // with the plane's scratch on the stack, 64-byte port records, a 1 KiB
 // Router and the ejection list sized to the sinks 5.2 KB; with 16-byte
 // slots 4.55 KB; with a 720-byte Router in the storage's one array, one
-// count of link flits and the topology's tables shared, 4.07 KB.
+// count of link flits and the topology's tables shared, 4.07 KB; with
+// only the heads' and tails' slots of each buffer (router.HeadTailServes),
+// 2,848 bytes.
 func TestReferenceRouterBytesPerNode(t *testing.T) {
-	const maxBytesPerNode = 4150
+	const maxBytesPerNode = 3000
 	s, err := MeasureSpeed(SpeedConfig(32, 0.1), 300, 100)
 	if err != nil {
 		t.Fatal(err)
