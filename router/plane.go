@@ -172,7 +172,7 @@ type Plane struct {
 	minPacket  int32
 
 	// touchAhead has move load a list's lines first (touch): set when the
-	// slots outgrow the last-level cache, below which touch only costs.
+	// slots and input VC records outgrow the last-level cache, below which touch only costs.
 	touchAhead bool
 	sink       uint64  // what touch loaded, so that the loads are kept
 	tails      []int32 // touch's scratch: the listed input VCs whose front flit is a tail
@@ -385,7 +385,7 @@ func NewPlane(f *Fabric, routers []*Router, injectLatency int) (*Plane, error) {
 		pl.headTail, pl.slotStride, pl.posMask, pl.tailMask, pl.minPacket = true, headTailSlots, 0, 1, int32(st.minPacket)
 	}
 	pl.noInfinite = r0.noInfiniteCreditsAt
-	pl.touchAhead = int64(len(pl.slots))*int64(unsafe.Sizeof(slot{})) > touchAbove
+	pl.touchAhead = int64(len(pl.slots))*int64(unsafe.Sizeof(slot{}))+int64(len(pl.ivc))*int64(unsafe.Sizeof(inputVC{})) > touchAbove
 	pl.dec = hugepage.Make[int8](len(routers) << 4)
 	pl.qset = hugepage.Make[uint64](len(routers))
 	pl.vaWait = make([]uint64, len(pl.words))
@@ -965,7 +965,7 @@ func (pl *Plane) frontAt(g, i int, ivc *inputVC, t sim.Cycle) sim.Cycle {
 func (pl *Plane) bodyFront(ivc *inputVC) bool { return pl.anon && !ivc.headNext && ivc.remain != 1 }
 
 // SetTouchAhead sets whether the plane loads the lines of its moves ahead
-// of them (touchAhead), which NewPlane decides by the size of the slots
+// of them (touchAhead), which NewPlane decides by the size of the slots and records
 // (touchAbove): for tests, whose networks are far smaller, to show that
 // the loads change nothing. It must be called before Split.
 func (pl *Plane) SetTouchAhead(on bool) {
@@ -1154,9 +1154,13 @@ func (pl *Plane) fill(g int, sl *slot, f Flit, at sim.Cycle) {
 	}
 }
 
-// touchAbove is the size of the slots above which move touches its
-// lines first: 32 MiB, the last-level cache of the machine it was
-// measured on (on the 8x8 torus touching cost 14% of cycles/s).
+// touchAbove is the size of the slots and input VC records above which
+// move touches its lines first: 32 MiB, the last-level cache of the
+// machine it was measured on (on the 8x8 torus touching cost 14% of
+// cycles/s). The records count since the slots can be two a VC
+// (Storage's heads' and tails' slots): by the slots alone the 256x256
+// torus (21 MB of them, 84 before) stopped touching and lost 5% of its
+// speed on one thread and 15% on two (docs/speed.md#session21).
 const touchAbove = 32 << 20
 
 // touchEvals loads, ahead of evalVC, the lines evalVC will read for the
