@@ -177,8 +177,8 @@ func (r *Router) freeFor(i, need int32, seen sim.Cycle) bool {
 func (r *Router) visibleFree(i int32, seen sim.Cycle) int32 {
 	ivc := &r.in[i]
 	free := int32(r.depth) - int32(ivc.count)
-	if pl := r.plane; pl != nil && pl.headTail {
-		return free // no free stamps; the credit delay is a cycle, and reports ask after the frees (Plane.nextCredit)
+	if pl := r.plane; pl != nil && pl.anon && int(i) < pl.slotsFrom {
+		return free // a slot freed by an anonymous body has no stamp (with headTail no slot): as Plane.nextCredit, a buffer of such a plane has its free slots' credits back when a report asks
 	}
 	pos := int32(ivc.head) + int32(ivc.count)
 	base := int(i) * r.depth

@@ -846,7 +846,7 @@ func (pl *Plane) move(list []int32, now sim.Cycle) int {
 	d := pl.depth
 	next := now + 1
 	ivcs, slots := pl.ivc, pl.slots
-	ss, pm, tm := pl.slotStride, pl.posMask, pl.tailMask
+	ss, pm, tm := pl.slotStride, pl.posMask, pl.tailMask // slotIndex's terms, held in locals: the loop's stores would have them reloaded from pl
 	n := pl.n
 	if pl.touchAhead {
 		pl.touch(list)
@@ -1067,14 +1067,8 @@ func (pl *Plane) accept(g int, f Flit, at sim.Cycle) {
 	if uint(ivc.count) >= d {
 		panic(pl.router(g / pl.n).overflow(g % pl.n))
 	}
-	if pl.headTail && f.Flags&(Head|Tail) == 0 {
-		// An anonymous body from another partition (crossFlit): with
-		// only a head's and a tail's slot, it has none; fill's
-		// bookkeeping without it (saf has no anonymous bodies).
-		ivc.lastAt = uint32(at)
-		if ivc.count++; ivc.count == 1 {
-			pl.written(g, at)
-		}
+	if f.Flags&(Head|Tail) == 0 && pl.anon && g%pl.n < pl.slotsFrom {
+		pl.arrived(g, ivc, at) // an anonymous body from another partition (crossFlit): nothing reads its slot, and with headTail it has none
 		return
 	}
 	pl.fill(g, pl.writeSlot(g, ivc, f.Flags&Tail != 0), f, at)
@@ -1103,13 +1097,10 @@ func (pl *Plane) Inject(id, port, vc int, f Flit, now, at sim.Cycle) bool {
 			return false
 		}
 		if f.Flags&(Head|Tail) == 0 {
-			// fill's bookkeeping without the slot, written out: through
-			// fill with a nil slot the 8x8 torus at 0.2 lost 2% of its
-			// flit-hops/s (scripts/ab.sh, six rounds).
-			ivc.lastAt = uint32(at)
-			if ivc.count++; ivc.count == 1 {
-				pl.written(g, at)
-			}
+			// fill's bookkeeping without the slot (through fill with a nil
+			// slot the 8x8 torus at 0.2 lost 2% of its flit-hops/s,
+			// scripts/ab.sh, six rounds).
+			pl.arrived(g, ivc, at)
 			return true
 		}
 		if f.Flags&Head != 0 {
@@ -1139,6 +1130,16 @@ func (pl *Plane) CanAccept(id, port, vc int, now sim.Cycle) bool {
 		return uint(ivc.count) < d
 	}
 	return uint(ivc.count) < d && pl.writeSlot(g, ivc, false).t() <= now-pl.credit // (not headTail)
+}
+
+// arrived is fill's bookkeeping for an anonymous body, which is written
+// into global input VC g (ivc) without a slot, arriving in cycle at
+// (store-and-forward, fill's other case, has no anonymous bodies).
+func (pl *Plane) arrived(g int, ivc *inputVC, at sim.Cycle) {
+	ivc.lastAt = uint32(at)
+	if ivc.count++; ivc.count == 1 {
+		pl.written(g, at)
+	}
 }
 
 // fill writes flit f, arriving in cycle at, into sl, the write slot of
