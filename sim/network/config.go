@@ -404,6 +404,13 @@ func (l LengthSpec) MeanFlits() float64 {
 	return d.Mean()
 }
 
+// outDelay is the cycles from a flit's switch allocation to its leaving
+// the router (switch allocation and traversal): a link's delay is this
+// plus the line's latency (Network.initLines).
+func (c Config) outDelay() sim.Cycle {
+	return sim.Cycle(c.Router.SwitchAllocDelay + c.Router.SwitchTraversalDelay)
+}
+
 // headTailPacket is the shortest packet a direct network of the given
 // ports built with c carries when its routers may keep only their heads'
 // and tails' slots (router.HeadTailServes: a plane with anonymous bodies,
@@ -415,8 +422,7 @@ func (c Config) headTailPacket(ports int) int {
 	if c.AnyLength || c.Trace != nil || c.Length.Distribution != "fixed" || c.ownAllocators || !router.PlaneServes(ports, c.Router) {
 		return 0
 	}
-	link := sim.Cycle(c.Router.SwitchAllocDelay + c.Router.SwitchTraversalDelay + c.LinkLatency) // initLines' linkAt
-	if !router.HeadTailServes(c.Router, sim.Cycle(c.CreditDelay), link, c.InjectionLatency, c.Length.Flits, c.Routing == RoutingAdaptive) {
+	if !router.HeadTailServes(c.Router, sim.Cycle(c.CreditDelay), c.outDelay()+sim.Cycle(c.LinkLatency), c.InjectionLatency, c.Length.Flits, c.Routing == RoutingAdaptive) {
 		return 0
 	}
 	return c.Length.Flits

@@ -367,7 +367,7 @@ func (n *Network) usePlane() error {
 // ejectAt + CreditDelay after the switch sent it.
 func (n *Network) initLines() {
 	cfg := n.cfg
-	n.outDelay = sim.Cycle(cfg.Router.SwitchAllocDelay + cfg.Router.SwitchTraversalDelay)
+	n.outDelay = cfg.outDelay()
 	n.linkAt = n.outDelay + sim.Cycle(cfg.LinkLatency)
 	n.ejectAt = n.outDelay + sim.Cycle(cfg.EjectionLatency)
 	n.probeAt = sim.Cycle(cfg.Router.VCAllocDelay) + n.linkAt
