@@ -42,6 +42,7 @@ func MemoryBytes(ports int, cfg Arch, classes int, adaptive, headsAndTails bool)
 // output VCs' down entries are the Storage's, StorageBytes):
 //
 //	dec, qset              16 + 8
+//	waiter                 ports·VCs·4 (a global input VC a router's each waits for)
 //	Ejected                sizeof(Flit) (one port to a sink, the local one, in a direct network)
 //	its word's share       sizeof(planeWord)/64
 //	ejecting               sinkPorts·VCs·8 with wormhole switching (anonymous bodies,
@@ -57,7 +58,8 @@ func PlaneMemoryBytes(ports int, cfg Arch, sinkPorts int) int64 {
 		b += int64(sinkPorts) * int64(cfg.VCs) * 8 // ejecting
 		b += int64(cfg.VCs) * 4                    // injecting
 	}
-	b += 16 + 8 // dec, qset
+	b += 16 + 8                            // dec, qset
+	b += int64(ports) * int64(cfg.VCs) * 4 // waiter
 	b += int64(unsafe.Sizeof(Flit{}))
 	b += int64(unsafe.Sizeof(planeWord{}))/64 + 1
 	return b

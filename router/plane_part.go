@@ -47,7 +47,7 @@ type planePart struct {
 	deferring bool     // in phases 2 and 3: evaluations due now wait for EvalDeferred
 	later     []int32  // deferred evaluations, id<<6 | i
 	out       [][]crossing
-	wakes     [][]int32 // [partition]: id<<6 | o, output VC o of router id (that partition's) lost a waited-for credit
+	wakes     [][]int32 // [partition]: id<<6 | i, input VC i of router id (that partition's) has the slot it waited for
 }
 
 // crossing is a flit written into global input VC g of another partition.
@@ -163,10 +163,7 @@ func (pl *Plane) ApplyPart(now sim.Cycle) {
 	}
 	for _, src := range pl.part.parts {
 		for _, x := range src.part.wakes[me] {
-			r := pl.router(int(x >> 6))
-			if owner := r.owner(x & 63); owner >= 0 {
-				pl.at(now+pl.credit, r, owner)
-			}
+			pl.atID(now+pl.credit, int(x>>6), x&63)
 		}
 	}
 }
@@ -227,11 +224,11 @@ func (pp *planePart) of(id int) int {
 	panic(fmt.Sprintf("router: router %d beyond the split's words", id))
 }
 
-// crossWake asks the partition of router up, upstream of another
-// partition's router, to re-evaluate the input VC owning up's output VC o
-// (if any) after the barrier: a slot that VC waited for was freed.
-func (pl *Plane) crossWake(up *Router, o int32) {
+// crossWake asks the partition of router id, upstream of another
+// partition's router, to re-evaluate its input VC i after the barrier: a
+// slot that VC waited for was freed (wakeFeeder).
+func (pl *Plane) crossWake(id int, i int32) {
 	pp := pl.part
-	k := up.plane.part.index
-	pp.wakes[k] = append(pp.wakes[k], int32(up.ID())<<6|o)
+	k := pp.of(id)
+	pp.wakes[k] = append(pp.wakes[k], int32(id)<<6|i)
 }

@@ -1,7 +1,5 @@
 package router
 
-import "github.com/flitsim/flitsim/sim"
-
 // Where a router and its plane meet.
 //
 // A router in a plane (NewPlane) keeps its own state machine: routing, VC
@@ -48,13 +46,6 @@ func (pl *Plane) released(r *Router, i int, q int32) {
 	pl.words[w].dirQ[i&63][q&15] &^= bit
 }
 
-// creditFreed re-evaluates input VC owner of r, which waited for room in
-// a full downstream buffer that a departure freed in cycle now (freedSlot):
-// the slot's credit is back CreditDelay later.
-func (pl *Plane) creditFreed(r *Router, owner int32, now sim.Cycle) {
-	pl.at(now+pl.credit, r, owner)
-}
-
 // retryVA has r take part in the next VC allocation: an output VC was
 // freed that a header of r may have waited for.
 func (pl *Plane) retryVA(r *Router) {
@@ -63,9 +54,12 @@ func (pl *Plane) retryVA(r *Router) {
 }
 
 // feederWaits marks global input VC g, whose buffer is full, as awaited by
-// the input VC feeding it: its next departure re-evaluates that one
-// (freedSlot).
-func (pl *Plane) feederWaits(g int) { pl.ivc[g].feederWaits = true }
+// global input VC by, which feeds it: its next departure re-evaluates that
+// one (wakeFeeder).
+func (pl *Plane) feederWaits(g, by int) {
+	pl.ivc[g].feederWaits = true
+	pl.waiter[g] = int32(by)
+}
 
 // feeder returns the router feeding input VC j of r (of input port p) and
 // its output VC that feeds it, or nil when a NIC feeds it.
