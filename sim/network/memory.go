@@ -25,7 +25,8 @@ type Memory struct {
 	// (router.PlaneMemoryBytes; the plane uses the storage in place).
 	PerRouter int64
 	// PerTerminal is the bytes of one terminal: its NIC and lanes, source
-	// queue header, three random streams and calendar entry.
+	// queue header, three random streams and calendar entry (the
+	// calendar's buckets are counted in Bytes).
 	PerTerminal int64
 	// Bytes is the whole estimate: routers, terminals, channels, the
 	// topology's tables and the route table. It counts what New builds; the
@@ -138,14 +139,15 @@ func EstimateMemory(cfg Config) (Memory, error) {
 		m.PerRouter += router.PlaneMemoryBytes(m.Ports, cfg.Router, sinkPorts)
 	}
 	m.PerTerminal = int64(unsafe.Sizeof(nic{})) + int64(cfg.InjectionVCs)*int64(unsafe.Sizeof(nicLane{})) +
-		int64(unsafe.Sizeof(sim.FIFO[int32]{})) + 4*4 + int64(unsafe.Sizeof(termStreams{})) + 24
+		int64(unsafe.Sizeof(sim.FIFO[int32]{})) + 4*4 + int64(unsafe.Sizeof(termStreams{})) + int64(unsafe.Sizeof(sim.Event[int32]{}))
 	if cfg.Graph != nil {
 		m.PerTerminal += int64(8+unsafe.Sizeof(rand.Rand{})+unsafe.Sizeof(rand.PCG{})) + 8 // Valiant's start draws (a Rand and its PCG), termSwitch and termPort
 	}
 	total := float64(unsafe.Sizeof(Network{})) + measurementBytes + unitemisedBytes + float64(m.Ports*(cfg.Router.VCs+1)*8) +
 		float64(m.Routers)*float64(m.PerRouter) + float64(m.Terminals)*float64(m.PerTerminal) +
 		float64(m.Routers)*(float64((1-shared)*2*m.Ports*4)+8+0.25) + float64(m.Channels)*float64(3*4+8-shared*3*4) +
-		topoBytes + tableBytes
+		topoBytes + tableBytes +
+		float64(sim.CycleCalendarBytes[int32](calendarSpan(m.Terminals), m.Terminals)-int64(m.Terminals)*int64(unsafe.Sizeof(sim.Event[int32]{}))) // the arrival calendar's buckets
 	const most = math.MaxInt64 / 4
 	m.Bytes, m.Peak = int64(min(total, most)), int64(min(total, most))
 	return m, nil

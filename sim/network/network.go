@@ -113,7 +113,7 @@ type Network struct {
 	streams   []termStreams // per terminal: the traffic's random streams
 	draws     rand.Rand     // draws from the stream streamOf points at
 	streamOf  streamRef
-	calendar  sim.Calendar[int32]
+	calendar  sim.CycleCalendar[int32]
 	due       []sim.Event[int32] // generate's scratch: the arrivals of a cycle
 	touchSink uint64             // what touchArrivals loaded, so that its loads are kept
 
@@ -432,11 +432,20 @@ func (n *Network) startTraffic() error {
 	if n.process == nil {
 		return nil
 	}
+	n.calendar.SetSpan(calendarSpan(n.terms), n.terms) // (a terminal has one arrival pending)
 	for i := 0; i < n.terms; i++ {
 		n.calendar.Push(n.process.First(n.draw(&n.streams[i].arr)), int32(i))
 	}
 	return nil
 }
+
+// calendarSpan is the span of the arrival calendar's buckets
+// (sim.CycleCalendar.SetSpan) for terms terminals: the default, or a
+// cycle for every 16 terminals, so that the buckets' chunks (some 400
+// bytes each, sim.CycleCalendarBytes) cost a terminal about as much again
+// as its arrival; a small network's arrivals beyond the span wait in a
+// heap that small, which its cache holds.
+func calendarSpan(terms int) int { return max(min(sim.DefaultCycleSpan, terms/16), 1) }
 
 // traffic builds the length distribution (checking that cut-through and
 // store-and-forward messages fit a buffer) and the arrival process.
@@ -663,7 +672,7 @@ func (n *Network) enqueue(src, dst, flits int) int32 {
 
 // generate pops this cycle's arrivals from the calendar and queues their
 // messages, in the calendar's order (time, then push order). It takes them
-// in batches (sim.Calendar.PopBefore) and loads the lines each will touch,
+// in batches (sim.CycleCalendar.PopBefore) and loads the lines each will touch,
 // its terminal's streams and source queue, before handling any: on a 2^20-
 // node network those are misses, which one by one made this serial part
 // of a cycle a tenth of the cycle on two threads (issue 20).
