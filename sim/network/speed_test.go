@@ -87,7 +87,9 @@ func TestMeasureSpeedWindows(t *testing.T) {
 // slots 4.55 KB; with a 720-byte Router in the storage's one array, one
 // count of link flits and the topology's tables shared, 4.07 KB; with
 // only the heads' and tails' slots of each buffer (router.HeadTailServes),
-// 2,848 bytes.
+// 2,848 bytes; with the feeder each buffer has waiting (40 bytes a router)
+// and the arrival calendar's buckets (some 50 bytes a terminal at this
+// size, sim.CycleCalendarBytes), 2,945.
 func TestReferenceRouterBytesPerNode(t *testing.T) {
 	const maxBytesPerNode = 3000
 	s, err := MeasureSpeed(SpeedConfig(32, 0.1), 300, 100)
