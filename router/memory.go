@@ -42,7 +42,7 @@ func MemoryBytes(ports int, cfg Arch, classes int, adaptive, headsAndTails bool)
 // output VCs' down entries are the Storage's, StorageBytes):
 //
 //	dec, qset              16 + 8
-//	waiter                 ports·VCs·4 (a global input VC a router's each waits for)
+//	waiter                 ports·VCs·4 (per input VC, the feeder waiting for room in its buffer)
 //	Ejected                sizeof(Flit) (one port to a sink, the local one, in a direct network)
 //	its word's share       sizeof(planeWord)/64
 //	ejecting               sinkPorts·VCs·8 with wormhole switching (anonymous bodies,
