@@ -341,10 +341,7 @@ func NewPlane(f *Fabric, routers []*Router, injectLatency int) (*Plane, error) {
 	}
 	rc := *r0.cfg
 	horizon := max(injectLatency+rc.RoutingDelay, int(f.LinkDelay)+rc.RoutingDelay, int(f.CreditDelay), rc.VCAllocDelay, 1)
-	span := 2
-	for span <= horizon {
-		span <<= 1
-	}
+	span := sim.CeilPow2(horizon + 1) // (horizon >= 1: at least 2)
 	pl.n, pl.depth, pl.saf = r0.ports*r0.vcs, r0.depth, r0.saf
 	// Routers whose state is one Storage already lie in network-wide
 	// arrays: the plane uses them as they are.

@@ -71,7 +71,7 @@ func (c *CycleCalendar[T]) SetSpan(cycles, events int) {
 	if c.ring != nil {
 		panic("sim: CycleCalendar.SetSpan after Push")
 	}
-	c.span = roundSpan(cycles)
+	c.span = CeilPow2(cycles)
 	c.chunks = make([]chunk[T], 0, chunksFor(c.span, events))
 }
 
@@ -79,20 +79,11 @@ func (c *CycleCalendar[T]) SetSpan(cycles, events int) {
 // span cycles: full ones, and one partly filled a bucket.
 func chunksFor(span, events int) int { return events/chunkEvents + min(span, events) + 1 }
 
-// roundSpan rounds a span up to a power of two, at least 1.
-func roundSpan(cycles int) int {
-	s := 1
-	for s < cycles {
-		s <<= 1
-	}
-	return s
-}
-
 // CycleCalendarBytes is what SetSpan(span, events) allocates for a
 // CycleCalendar of events of type T, with its ring: what it holds while no
 // more than events events wait, none of them beyond the span.
 func CycleCalendarBytes[T any](span, events int) int64 {
-	span = roundSpan(span)
+	span = CeilPow2(span)
 	return int64(span)*int64(unsafe.Sizeof(bucket{})) + int64(chunksFor(span, events))*int64(unsafe.Sizeof(chunk[T]{}))
 }
 

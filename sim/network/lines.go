@@ -15,7 +15,7 @@ type wheel[T any] struct {
 }
 
 func newWheel[T any](maxDelay int) wheel[T] {
-	n := pow2(maxDelay + 1)
+	n := sim.CeilPow2(maxDelay + 1)
 	return wheel[T]{slots: make([][]T, n), mask: sim.Cycle(n - 1)}
 }
 
@@ -56,12 +56,4 @@ type ctrlArrival struct {
 	node, port, vc int32
 	kind           router.ControlKind
 	probe          router.Probe
-}
-
-func pow2(n int) int {
-	c := 1
-	for c < n {
-		c <<= 1
-	}
-	return c
 }
