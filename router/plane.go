@@ -1224,8 +1224,10 @@ func (pl *Plane) touchVA(w0, w1 int) {
 // stage overlap each other instead of each stalling move in turn (issue
 // 20: at 2^16 routers and more nearly every one of them misses; on the
 // 16-ary 4-cube at 0.05 this took the flit-hops/s from 2.54 to 3.02 M with
-// huge pages, docs/speed.md#touch). For the input VCs whose front flit is
-// a tail it then loads what the tail's release reads (touchTails).
+// huge pages, docs/speed.md#touch). For a head it loads the downstream
+// Router's lines its routing start reads (touchRouting); for the input VCs
+// whose front flit is a tail it then loads what the tail's release reads
+// (touchTails).
 //
 //go:noinline
 func (pl *Plane) touch(list []int32) {
@@ -1238,12 +1240,41 @@ func (pl *Plane) touch(list []int32) {
 	for _, e := range list {
 		g := int(e>>6)*n + int(e&63)
 		sink += pl.touchHop(g, false)
-		if pl.ivc[g].remain == 1 { // the front flit is the tail
+		ivc := &pl.ivc[g]
+		if ivc.remain == 1 { // the front flit is the tail
 			tails = append(tails, e)
+		} else if ivc.headNext && ivc.down >= 0 { // a head: it may start routing downstream (written)
+			sink += pl.touchRouting(int(ivc.down) / n)
 		}
 	}
 	pl.tails = tails
 	pl.sink += sink + pl.touchTails(tails)
+}
+
+// touchRouting loads the lines of router id that a head written into one
+// of its input VCs reads when it starts routing there (written:
+// startRouting, computeRoute, mark): the Router from its first line to its
+// richState pointer, one byte a line (in, slots, plane, waitingVA, vaVCs,
+// cand, cfg, route, classLo and richState lie there). A Router is 600
+// bytes, not a whole number of lines, so a line of fields is not the same
+// line in every router: loading the whole span is what made the difference.
+// The 16-ary 5-cube at 0.05 (docs/speed.md#session23): one thread 1.055
+// and 1.087 times the flit-hops/s (scripts/abw.sh), where loading one line
+// (the branch exp-routeline, session 20, which took the line of depth for
+// the first) changed nothing, and loading only the fields' own words
+// (exp-routelines) gained less. A router of another partition is left
+// alone: it starts routing after the barrier, and its thread may be
+// writing it now.
+func (pl *Plane) touchRouting(id int) (sink uint64) {
+	if pp := pl.part; pp != nil && (id>>6 < pp.w0 || id>>6 >= pp.w1) {
+		return 0
+	}
+	r := pl.router(id)
+	p := unsafe.Pointer(r)
+	for off := uintptr(0); off < unsafe.Offsetof(r.richState); off += 64 {
+		sink += uint64(*(*byte)(unsafe.Add(p, off)))
+	}
+	return sink + uint64(uintptr(unsafe.Pointer(r.richState)))
 }
 
 // touchTails loads, ahead of move, what releasing the output VC of each
