@@ -813,7 +813,7 @@ func (pl *Plane) nextCredit(g int, t sim.Cycle) (back sim.Cycle, full bool) {
 func (pl *Plane) wakeFeeder(g int, now sim.Cycle) {
 	w := pl.waiter[g]
 	id, i := int(w)/pl.n, w%int32(pl.n)
-	if pp := pl.part; pp != nil && (id>>6 < pp.w0 || id>>6 >= pp.w1) {
+	if pl.foreign(id) {
 		pl.crossWake(id, i) // another partition's router: woken after the barrier (ApplyPart)
 		return
 	}
@@ -1255,9 +1255,10 @@ func (pl *Plane) touch(list []int32) {
 // of its input VCs reads when it starts routing there (written:
 // startRouting, computeRoute, mark): the Router from its first line to its
 // richState pointer, one byte a line (in, slots, plane, waitingVA, vaVCs,
-// cand, cfg, route, classLo and richState lie there). A Router is 600
-// bytes, not a whole number of lines, so a line of fields is not the same
-// line in every router: loading the whole span is what made the difference.
+// cand, cfg, route, classLo and richState lie there). A Router is not a
+// whole number of lines (600 bytes in session 23), so a field's line is
+// not the same in every router: loading the whole span is what made the
+// difference.
 // The 16-ary 5-cube at 0.05 (docs/speed.md#session23): one thread 1.055
 // and 1.087 times the flit-hops/s (scripts/abw.sh), where loading one line
 // (the branch exp-routeline, session 20, which took the line of depth for
@@ -1266,7 +1267,7 @@ func (pl *Plane) touch(list []int32) {
 // alone: it starts routing after the barrier, and its thread may be
 // writing it now.
 func (pl *Plane) touchRouting(id int) (sink uint64) {
-	if pp := pl.part; pp != nil && (id>>6 < pp.w0 || id>>6 >= pp.w1) {
+	if pl.foreign(id) {
 		return 0
 	}
 	r := pl.router(id)

@@ -211,6 +211,14 @@ func (pl *Plane) crossFlit(g, dg int, body bool) {
 	pp.out[k] = append(pp.out[k], crossing{g: int32(dg), flit: f})
 }
 
+// foreign reports whether router id is another partition's than pl's
+// (pl a partition of a split plane: Split), whose thread may be writing
+// it while pl's runs.
+func (pl *Plane) foreign(id int) bool {
+	pp := pl.part
+	return pp != nil && (id>>6 < pp.w0 || id>>6 >= pp.w1)
+}
+
 // of returns the index of the partition holding router id, from the
 // partitions' words (not from the Router, whose line a crossing flit
 // would otherwise load).
