@@ -1275,6 +1275,9 @@ func (pl *Plane) touchRouting(id int) (sink uint64) {
 	for off := uintptr(0); off < unsafe.Offsetof(r.richState); off += 64 {
 		sink += uint64(*(*byte)(unsafe.Add(p, off)))
 	}
+	// The pointer's own line last: the stride's last step, below the
+	// pointer's offset, may lie on the line before it (an 8-byte field
+	// never straddles two lines, so reading it loads its line).
 	return sink + uint64(uintptr(unsafe.Pointer(r.richState)))
 }
 
