@@ -16,7 +16,7 @@ import "unsafe"
 //	scouting                                    n·sizeof(scoutVC) + 2·ports·sizeof(Control)
 //
 // The input buffers dominate deep routers (sizeof(slot) is 16 bytes a flit
-// slot); the Router struct (600 bytes, in the storage's one array) and its per-port state (64 bytes
+// slot); the Router struct (512 bytes, in the storage's one array) and its per-port state (56 bytes
 // a port), shallow ones.
 // sim/network's EstimateMemory sums it over the routers of a network.
 func MemoryBytes(ports int, cfg Arch, classes int, adaptive, headsAndTails bool) int64 {

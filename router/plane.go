@@ -1253,32 +1253,28 @@ func (pl *Plane) touch(list []int32) {
 
 // touchRouting loads the lines of router id that a head written into one
 // of its input VCs reads when it starts routing there (written:
-// startRouting, computeRoute, mark): the Router from its first line to its
-// richState pointer, one byte a line (in, slots, plane, waitingVA, vaVCs,
-// cand, cfg, route, classLo and richState lie there). A Router is not a
-// whole number of lines (600 bytes in session 23), so a field's line is
-// not the same in every router: loading the whole span is what made the
-// difference.
-// The 16-ary 5-cube at 0.05 (docs/speed.md#session23): one thread 1.055
-// and 1.087 times the flit-hops/s (scripts/abw.sh), where loading one line
-// (the branch exp-routeline, session 20, which took the line of depth for
-// the first) changed nothing, and loading only the fields' own words
-// (exp-routelines) gained less. A router of another partition is left
-// alone: it starts routing after the barrier, and its thread may be
-// writing it now.
+// startRouting, computeRoute, mark): the Router's first four lines, one
+// byte a line, which hold every field those read (routerHotBytes;
+// TestRouterHotLines). The 16-ary 5-cube at 0.05
+// (docs/speed.md#session23): one thread 1.055 and 1.087 times the
+// flit-hops/s (scripts/abw.sh), where loading one line (the branch
+// exp-routeline, session 20, which took the line of depth for the first)
+// changed nothing, and loading only the fields' own words (exp-routelines)
+// gained less; session 23's Router was 600 bytes and its fields spread
+// over up to seven lines, since session 24 it is 512 and they lie in four
+// (docs/speed.md#session24). A router of another partition is left alone:
+// it starts routing after the barrier, and its thread may be writing it
+// now.
 func (pl *Plane) touchRouting(id int) (sink uint64) {
 	if pl.foreign(id) {
 		return 0
 	}
 	r := pl.router(id)
 	p := unsafe.Pointer(r)
-	for off := uintptr(0); off < unsafe.Offsetof(r.richState); off += 64 {
+	for off := uintptr(0); off < routerHotBytes; off += 64 {
 		sink += uint64(*(*byte)(unsafe.Add(p, off)))
 	}
-	// The pointer's own line last: the stride's last step, below the
-	// pointer's offset, may lie on the line before it (an 8-byte field
-	// never straddles two lines, so reading it loads its line).
-	return sink + uint64(uintptr(unsafe.Pointer(r.richState)))
+	return sink
 }
 
 // touchTails loads, ahead of move, what releasing the output VC of each

@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"slices"
+	"unsafe"
 
 	"github.com/flitsim/flitsim/router/alloc"
 
@@ -379,42 +380,63 @@ func (ivc *inputVC) allArrived(c sim.Cycle) bool { return int32(ivc.lastAt-uint3
 // Accept and AddCredit for arrivals, then Step once per cycle, then drains
 // Sent and CreditsOut.
 type Router struct {
-	// Hot state first (issue 20: at 2^20 routers each line of a Router a
-	// header's path reads is a cache miss of its own): what a flit and a
-	// header touch in the first lines, the per-VC and per-port windows
-	// (storage.go) and their scratch in the next three, the cold rest after.
-	in    []inputVC
-	slots []slot      // input buffers: VC i holds slots [i*depth, (i+1)*depth)
-	port  []portState // per port (56 bytes), sized to the router's ports (a fixed [64] array cost 4 KiB per router)
-	depth int
-	ports int
-	vcs   int
-	local int // local (injection/ejection) port = ports-1
-	id    int
-	// credit is the fabric's CreditDelay (Attach), 0 for a stand-alone
-	// router: a NIC's injection reads it for every flit (creditDelay).
-	credit sim.Cycle
+	// Hot state first, in the lines a packet's events at a hop read
+	// (issue 20: at 2^20 routers each line of a Router is a cache miss of
+	// its own, and a Router is 512 bytes, so each starts a line): VC
+	// allocation and a tail's release read the first three lines, a
+	// head's routing start the first four (TestRouterHotLines). The cold
+	// rest after.
+	//
+	// Line 0: the per-VC windows (storage.go) and the VC-allocation masks.
+	in     []inputVC
+	outs   []outVCState // per output VC: its owner and VA pointer, and input VC k's VA pointer beside output VC k's state
+	vaVCs  uint64       // with vaFast (at most 64 input VCs): bit i set while input VC i waits for VC allocation; else the ports' vaMask
+	freeOV uint64       // with vaFast (at most 64 output VCs): bit o set while output VC o is free; a header whose admissible VCs are all taken skips VC allocation without looking at them
 
+	// Line 1.
+	vaPorts   uint64 // ports with an input VC waiting for VC allocation (vaMaskOf)
+	linked    uint64 // bit q: output port q leads to a router (Connect)
+	vcMask    uint64 // the low V bits
+	waitingVA int    // input VCs in vcRouting
+	vcs       int
+	local     int // local (injection/ejection) port = ports-1
 	// The router's plane, set by NewPlane (nil: the router allocates on
 	// its own). The plane keeps none of its state here: the router reports
 	// to it through the methods of planeseat.go.
-	plane      *Plane // the fabric's switch allocator, nil when the router allocates alone (plane.go)
-	waitingVA  int    // input VCs in vcRouting
-	vaPorts    uint64 // ports with an input VC waiting for VC allocation (vaMaskOf)
-	linked     uint64 // bit q: output port q leads to a router (Connect)
-	vaVCs      uint64 // with vaFast (at most 64 input VCs): bit i set while input VC i waits for VC allocation; else the ports' vaMask
-	saf        bool   // store-and-forward
-	rich       bool   // adaptive || scouting: VA goes through selectVC
-	cutThrough bool   // virtual cut-through or store-and-forward
-	vaFast     bool   // see freeOV
-	drawKeyed  bool   // drawKey taken
+	plane *Plane
+	cfg   *Arch // the network's shared Arch (its Storage's) or the router's own copy
 
-	// With at most 64 output VCs, freeOV has bit o set while output VC o is
-	// free and vaFast is true: a header whose admissible VCs [vcLo, vcHi)
-	// are all taken skips VC allocation without looking at them.
-	freeOV uint64
+	// Line 2.
+	//
+	// Adaptive selection and scouting (adaptive.go, scouting.go), behind
+	// one pointer: a router with neither shares the zero plainRich (never
+	// written), so the plain path only tests rich and scout (issue 20: 104
+	// bytes a router less).
+	*richState
+	// sc is the scratch, valid within one call, shared with the routers
+	// never stepped at the same time as this one (storage.go: one pointer
+	// where four slices were 96 bytes).
+	sc         *scratch
+	rich       bool // adaptive || scouting: VA goes through selectVC
+	cutThrough bool // virtual cut-through or store-and-forward
+	vaFast     bool // at most 64 input and output VCs: vaVCs and freeOV
+	saf        bool // store-and-forward
+	drawKeyed  bool // drawKey taken
+	id         int
+	slots      []slot // input buffers: VC i holds slots [i*depth, (i+1)*depth)
+	route      RouteFunc
 
-	outs []outVCState // per output VC: its owner and VA pointer, and input VC k's VA pointer beside output VC k's state
+	// Line 3: what only a routing start reads.
+	classLo  []int32 // VCs of class c: [classLo[c], classLo[c+1])
+	ejectVCs int
+	classes  int
+
+	port  []portState // per port (56 bytes), sized to the router's ports (a fixed [64] array cost 4 KiB per router)
+	depth int
+	ports int
+	// credit is the fabric's CreditDelay (Attach), 0 for a stand-alone
+	// router: a NIC's injection reads it for every flit (creditDelay).
+	credit sim.Cycle
 
 	// occupancy and link counts, one record of S = occStrideFor(V) words (V+3
 	// rounded up to a line) per output port q: occ[q*S] holds the cycle
@@ -429,33 +451,17 @@ type Router struct {
 	// count carries past 2^32 and what a release takes back.
 	occ []int64
 
-	// scratch, valid within one call, shared with the routers never
-	// stepped at the same time as this one (storage.go)
-	cand      []Candidate
-	vaReq     []int32 // per output VC: its first requester this cycle, -1 none
-	vaMany    []bool  // per output VC: more than one requester this cycle
-	vaTouched []int32 // output VCs with at least one request this cycle
-
-	cfg     *Arch // the network's shared Arch (its Storage's) or the router's own copy
-	route   RouteFunc
-	classLo []int32  // VCs of class c: [classLo[c], classLo[c+1])
-	up      []upLink // per input port: the router feeding it (fabric.go)
-
-	// Adaptive selection and scouting (adaptive.go, scouting.go), behind
-	// one pointer: a router with neither shares the zero plainRich (never
-	// written), so the plain path only tests rich and scout (issue 20: 104
-	// bytes a router less).
-	*richState
+	up []upLink // per input port: the router feeding it (fabric.go)
 
 	ovCredits           []int32 // credits of each output VC not wired to a router (sinks, stand-alone)
 	noInfiniteCreditsAt int     // output VCs of the local port start here: they never run out of credits
 
-	buffered         int    // flits in input buffers, those still on their links included
-	saPorts          uint64 // ports with a saMask bit set
-	vcMask, portMask uint64 // the low V bits, the low `ports` bits
-	fab              *Fabric
-	wakeWord         *uint64 // fab.Wake's word holding this router's bit (fabric.go)
-	wakeBit          uint64
+	buffered int    // flits in input buffers, those still on their links included
+	saPorts  uint64 // ports with a saMask bit set
+	portMask uint64 // the low `ports` bits
+	fab      *Fabric
+	wakeWord *uint64 // fab.Wake's word holding this router's bit (fabric.go)
+	wakeBit  uint64
 
 	// Sent and CreditsOut are this cycle's outputs, valid until the next Step.
 	Sent       []Departure
@@ -467,17 +473,18 @@ type Router struct {
 	// not cleared by Step: the caller drains it and truncates it (scouting.go).
 	Control []Control
 
-	store    *Storage // where the router's state lives when it is shared (storage.go), else nil
-	ejectVCs int
-	classes  int
-	rng      *rand.Rand
-	drawKey  uint64 // draw's key, taken from rng at the first draw
+	store   *Storage // where the router's state lives when it is shared (storage.go), else nil
+	rng     *rand.Rand
+	drawKey uint64 // draw's key, taken from rng at the first draw
 
 	// Allocators of package alloc (Arch.VCAllocator, SwitchAllocator), nil
 	// when both are the built-in ones (behind a pointer: the Router then
 	// fits a 1 KiB size class, issue 20).
 	named *namedAllocators
 }
+
+// routerHotBytes is where the Router's hot lines end: past its line 3.
+const routerHotBytes = unsafe.Offsetof(Router{}.classes) + unsafe.Sizeof(Router{}.classes)
 
 // richState is a router's adaptive-selection and scouting state.
 type richState struct {
@@ -876,20 +883,21 @@ func (r *Router) frontSlot(i int) *slot {
 // every candidate is kept for selectVC.
 func (r *Router) computeRoute(i int, dest int32, at sim.Cycle) {
 	ivc := &r.in[i]
-	r.cand = r.route(r.id, int(dest), r.cand[:0])
+	sc := r.sc
+	sc.cand = r.route(r.id, int(dest), sc.cand[:0])
 	var c Candidate
-	switch len(r.cand) {
+	switch len(sc.cand) {
 	case 0:
 		panic(fmt.Sprintf("router %d: routing gave no output for destination %d", r.id, dest))
 	case 1:
-		c = r.cand[0]
+		c = sc.cand[0]
 	default:
 		if r.adaptive {
-			r.storeCandidates(i, r.cand)
+			r.storeCandidates(i, sc.cand)
 			ivc.outPort = -1
 			return
 		}
-		c = r.cand[r.draw(i, at, len(r.cand))]
+		c = sc.cand[r.draw(i, at, len(sc.cand))]
 	}
 	if p, v := r.portVC(i); r.cfg.HoldClass && c.Port == p && c.Port != r.local {
 		if k := r.classOfVC(int32(v)); k > c.Class {
@@ -985,7 +993,8 @@ func (r *Router) Step(now sim.Cycle) int {
 // may take another free one at once, and with cut-through, adaptive
 // selection or scouting credits and choices decide too, so those retry.
 func (r *Router) allocateVCs(now sim.Cycle) (retry bool) {
-	r.vaTouched = r.vaTouched[:0]
+	sc := r.sc
+	sc.vaTouched = sc.vaTouched[:0]
 	cutThrough := r.cutThrough
 	notReady := 0
 	requests := 0 // requests made; each grant takes one off
@@ -1039,12 +1048,12 @@ func (r *Router) allocateVCs(now sim.Cycle) (retry bool) {
 	}
 	// Output stage: each requested output VC grants one requester by round robin.
 	n := int32(len(r.in))
-	for _, o := range r.vaTouched {
+	for _, o := range sc.vaTouched {
 		p := int32(r.outs[o].ptr)
-		if !r.vaMany[o] {
-			p = r.vaReq[o] // a single requester: the scan would stop at it
+		if !sc.vaMany[o] {
+			p = sc.vaReq[o] // a single requester: the scan would stop at it
 		}
-		r.vaReq[o], r.vaMany[o] = -1, false
+		sc.vaReq[o], sc.vaMany[o] = -1, false
 		for k := int32(0); k < n; k++ {
 			i := p + k
 			if i >= n {
@@ -1101,11 +1110,12 @@ func (r *Router) vcSpan(ivc *inputVC) (lo, hi int32) {
 // requestVC records input VC i's request for output VC o in the VC
 // allocation under way (the output stage grants each requested VC once).
 func (r *Router) requestVC(i int, o int32) {
-	if r.vaReq[o] < 0 {
-		r.vaTouched = append(r.vaTouched, o)
-		r.vaReq[o] = int32(i)
+	sc := r.sc
+	if sc.vaReq[o] < 0 {
+		sc.vaTouched = append(sc.vaTouched, o)
+		sc.vaReq[o] = int32(i)
 	} else {
-		r.vaMany[o] = true
+		sc.vaMany[o] = true
 	}
 	r.in[i].outVC = int16(o)
 }

@@ -343,3 +343,75 @@ func TestAllArrived(t *testing.T) {
 		}
 	}
 }
+
+// TestRouterHotLines holds the Router's layout to what touchRouting and
+// the events of a packet's hop assume (issue 20, docs/speed.md#session24):
+// a whole number of cache lines, so that in the storage's one array every
+// Router starts a line; the fields VC allocation and a tail's release read
+// in its first three lines; those a head's routing start reads besides in
+// the fourth, which routerHotBytes ends; and the array itself starting a
+// line.
+func TestRouterHotLines(t *testing.T) {
+	var r Router
+	if s := unsafe.Sizeof(r); s%64 != 0 {
+		t.Errorf("Router is %d bytes, not a whole number of 64-byte lines", s)
+	}
+	type field struct {
+		name      string
+		off, size uintptr
+	}
+	va := []field{ // allocateVCs, grantVC, own, mark, tailLeft, release
+		{"in", unsafe.Offsetof(r.in), unsafe.Sizeof(r.in)},
+		{"outs", unsafe.Offsetof(r.outs), unsafe.Sizeof(r.outs)},
+		{"vaVCs", unsafe.Offsetof(r.vaVCs), unsafe.Sizeof(r.vaVCs)},
+		{"freeOV", unsafe.Offsetof(r.freeOV), unsafe.Sizeof(r.freeOV)},
+		{"vaPorts", unsafe.Offsetof(r.vaPorts), unsafe.Sizeof(r.vaPorts)},
+		{"linked", unsafe.Offsetof(r.linked), unsafe.Sizeof(r.linked)},
+		{"vcMask", unsafe.Offsetof(r.vcMask), unsafe.Sizeof(r.vcMask)},
+		{"waitingVA", unsafe.Offsetof(r.waitingVA), unsafe.Sizeof(r.waitingVA)},
+		{"vcs", unsafe.Offsetof(r.vcs), unsafe.Sizeof(r.vcs)},
+		{"local", unsafe.Offsetof(r.local), unsafe.Sizeof(r.local)},
+		{"plane", unsafe.Offsetof(r.plane), unsafe.Sizeof(r.plane)},
+		{"cfg", unsafe.Offsetof(r.cfg), unsafe.Sizeof(r.cfg)},
+		{"richState", unsafe.Offsetof(r.richState), unsafe.Sizeof(r.richState)},
+		{"sc", unsafe.Offsetof(r.sc), unsafe.Sizeof(r.sc)},
+		{"rich", unsafe.Offsetof(r.rich), unsafe.Sizeof(r.rich)},
+		{"cutThrough", unsafe.Offsetof(r.cutThrough), unsafe.Sizeof(r.cutThrough)},
+		{"vaFast", unsafe.Offsetof(r.vaFast), unsafe.Sizeof(r.vaFast)},
+	}
+	routing := []field{ // startRouting, frontSlot, computeRoute, vcRange
+		{"id", unsafe.Offsetof(r.id), unsafe.Sizeof(r.id)},
+		{"slots", unsafe.Offsetof(r.slots), unsafe.Sizeof(r.slots)},
+		{"route", unsafe.Offsetof(r.route), unsafe.Sizeof(r.route)},
+		{"classLo", unsafe.Offsetof(r.classLo), unsafe.Sizeof(r.classLo)},
+		{"ejectVCs", unsafe.Offsetof(r.ejectVCs), unsafe.Sizeof(r.ejectVCs)},
+		{"classes", unsafe.Offsetof(r.classes), unsafe.Sizeof(r.classes)},
+	}
+	for _, f := range va {
+		if f.off+f.size > 3*64 {
+			t.Errorf("VC allocation's field %s ends at byte %d, past the Router's third line", f.name, f.off+f.size)
+		}
+	}
+	for _, f := range append(va, routing...) {
+		if f.off+f.size > routerHotBytes {
+			t.Errorf("routing's field %s ends at byte %d, past routerHotBytes (%d), which touchRouting loads", f.name, f.off+f.size, routerHotBytes)
+		}
+	}
+	if routerHotBytes > 4*64 {
+		t.Errorf("routerHotBytes is %d: more than four lines", routerHotBytes)
+	}
+	// A Go allocation above 32 KiB starts a page; below it, an array of
+	// more than 512 bytes with pointers starts 8 bytes into its slot
+	// (the runtime's malloc header), but a network that small stays in
+	// the cache anyway. 64 routers are 32 KiB; hugepage.Make advises
+	// from 4 MiB on.
+	for _, routers := range []int{1 << 7, 1 << 10, 1 << 14} {
+		st, err := NewStorage(routers, 5, Arch{VCs: 2, BufferDepth: 8}, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a := uintptr(unsafe.Pointer(&st.rs[0])); a%64 != 0 {
+			t.Errorf("%d routers: the storage's Router array starts at %#x, not on a line", routers, a)
+		}
+	}
+}

@@ -65,7 +65,7 @@ func newScratch(n, ports int) *scratch {
 
 // useScratch has r use s.
 func (r *Router) useScratch(s *scratch) {
-	r.cand, r.vaReq, r.vaMany, r.vaTouched = s.cand[:0], s.vaReq, s.vaMany, s.vaTouched[:0]
+	r.sc = s
 }
 
 // NewStorage allocates the state of routers routers of the given ports
