@@ -1243,7 +1243,7 @@ func (pl *Plane) touch(list []int32) {
 		ivc := &pl.ivc[g]
 		if ivc.remain == 1 { // the front flit is the tail
 			tails = append(tails, e)
-		} else if ivc.headNext && ivc.down >= 0 { // a head: it may start routing downstream (written)
+		} else if ivc.headNext && ivc.down >= 0 { // a head bound for a router of this partition (another's is crossVC, below -1): it may start routing there (written)
 			sink += pl.touchRouting(int(ivc.down) / n)
 		}
 	}
@@ -1262,13 +1262,11 @@ func (pl *Plane) touch(list []int32) {
 // changed nothing, and loading only the fields' own words (exp-routelines)
 // gained less; session 23's Router was 600 bytes and its fields spread
 // over up to seven lines, since session 24 it is 512 and they lie in four
-// (docs/speed.md#session24). A router of another partition is left alone:
-// it starts routing after the barrier, and its thread may be writing it
-// now.
+// (docs/speed.md#session24). Router id must be of pl's partition (touch
+// passes only downstream VCs of its own, down >= 0: Split marks the others
+// crossVC, TestSplitMarksForeignLinks): another partition's router starts
+// routing after the barrier, and its thread may be writing it now.
 func (pl *Plane) touchRouting(id int) (sink uint64) {
-	if pl.foreign(id) {
-		return 0
-	}
 	r := pl.router(id)
 	p := unsafe.Pointer(r)
 	for off := uintptr(0); off < routerHotBytes; off += 64 {

@@ -1,6 +1,7 @@
 package router
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -833,5 +834,59 @@ func TestRouterInPlaneHasNoOccupancyOfItsOwn(t *testing.T) {
 			}()
 			call()
 		}()
+	}
+}
+
+// TestSplitMarksForeignLinks holds Split to what the traversal and its
+// loads ahead rely on (touchRouting reads the Router a down entry names
+// without asking whose it is): after a split, every output VC's down entry
+// at or above 0 names an input VC of a router of the same partition, and
+// the links between partitions are marked crossVC (below -1), both in the
+// output VCs and in the granted input VCs' copies.
+func TestSplitMarksForeignLinks(t *testing.T) {
+	l := planeLine{n: 200, cfg: Arch{VCs: 2, BufferDepth: 4, RoutingDelay: 1, VCAllocDelay: 1, SwitchAllocDelay: 1}, ejectVCs: 1, link: 1, credit: 1}
+	rs, pl := l.plane(t)
+	src := newPlaneSource(3, l.n, 0.3, 2, 6, 1, 1<<40)
+	for now := sim.Cycle(0); now < 50; now++ { // granted VCs hold copies of down entries
+		src.feed(rs, now)
+		pl.Step(now)
+	}
+	parts, err := pl.Split(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(parts) != 2 {
+		t.Fatalf("Split(2) gave %d partitions", len(parts))
+	}
+	crossings, local, copies := 0, 0, 0
+	check := func(r *Router, what string, d int32) {
+		switch {
+		case d >= 0:
+			if id := int(d) / pl.n; r.plane.foreign(id) {
+				t.Errorf("router %d: %s leads to router %d of another partition unmarked (down %d)", r.id, what, id, d)
+			}
+			local++
+		case d < -1:
+			if id := downVC(d) / pl.n; !r.plane.foreign(id) {
+				t.Errorf("router %d: %s leads to router %d of its own partition but is marked crossVC", r.id, what, id)
+			}
+			crossings++
+		}
+	}
+	for _, r := range rs {
+		for o := range r.outs {
+			check(r, fmt.Sprintf("output VC %d", o), r.outs[o].down)
+		}
+		for i := range r.in {
+			if r.in[i].state == vcActive {
+				check(r, fmt.Sprintf("input VC %d's copy", i), r.in[i].down)
+				copies++
+			}
+		}
+	}
+	// A line of 200 routers split at router 128 has one link each way
+	// between the partitions: two output VCs each.
+	if crossings < 4 || local == 0 || copies == 0 {
+		t.Errorf("%d crossing, %d local down entries, %d granted copies: the test saw too little", crossings, local, copies)
 	}
 }
