@@ -73,3 +73,74 @@ func BenchmarkRandomLoad(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkPageLocality measures what a second load costs next to a first
+// at a random line of a 4 GiB array in huge pages: in another line of the
+// same 4 KiB page, in another 4 KiB page of the same 2 MiB page, or
+// anywhere. Where the processor's TLB holds the array's 2 MiB pages the
+// last two cost alike and little more than the first; where the host
+// maps a virtual machine's memory in 4 KiB pages (the guest's huge pages
+// then give a TLB entry of 4 KiB each), "same2MiB" costs as much as
+// "anywhere" and only "same4KiB" is cheap: the cost of a flit-hop's loads
+// then follows the 4 KiB pages they touch, not the lines
+// (docs/speed.md#session26). The metric is ns a pair of loads, the
+// second's address waiting for the first ("dependent") or 32 pairs
+// issued at a time ("independent").
+//
+//	go test ./internal/hugepage -run '^$' -bench PageLocality -benchtime 3x
+func BenchmarkPageLocality(b *testing.B) {
+	const pairs = 1 << 21
+	bytes := int64(4) << 30
+	if lim, err := sysmem.Read("/"); err == nil && lim.Available > 0 && bytes > lim.Available*3/4 {
+		b.Skipf("%d MiB available", lim.Available>>20)
+	}
+	n := int(bytes / 8)
+	a := Make[uint64](n)
+	for i := 0; i < n; i += 512 {
+		a[i] = uint64(i) // every 4 KiB page written: resident before timing
+	}
+	const linesPer4K, linesPer2M = 64, 1 << 15
+	lines := n >> 3
+	r := rand.New(rand.NewPCG(1, 2))
+	first := make([]int32, pairs)
+	second := map[string][]int32{"same4KiB": make([]int32, pairs), "same2MiB": make([]int32, pairs), "anywhere": make([]int32, pairs)}
+	for i := range first {
+		l := r.IntN(lines)
+		first[i] = int32(l)
+		second["same4KiB"][i] = int32(l&^(linesPer4K-1) | (l+1+r.IntN(linesPer4K-1))&(linesPer4K-1))
+		page := l / linesPer4K % (linesPer2M / linesPer4K)
+		other := (page + 1 + r.IntN(linesPer2M/linesPer4K-1)) % (linesPer2M / linesPer4K)
+		second["same2MiB"][i] = int32(l&^(linesPer2M-1) | other*linesPer4K | r.IntN(linesPer4K))
+		second["anywhere"][i] = int32(r.IntN(lines))
+	}
+	var sink uint64
+	for _, name := range []string{"same4KiB", "same2MiB", "anywhere"} {
+		sec := second[name]
+		b.Run(name+"/dependent", func(b *testing.B) {
+			for b.Loop() {
+				k := 0
+				for i, x := range first {
+					k = (int(x) ^ int(a[k]&1)) << 3 // each address needs the load before
+					k = (int(sec[i]) ^ int(a[k]&1)) << 3
+				}
+				sink += uint64(k)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*pairs), "ns/pair")
+			b.ReportMetric(0, "ns/op")
+		})
+		b.Run(name+"/independent", func(b *testing.B) {
+			for b.Loop() {
+				for i := 0; i+32 <= len(first); i += 32 {
+					for j := i; j < i+32; j++ {
+						sink += a[int(first[j])<<3] + a[int(sec[j])<<3]
+					}
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*pairs), "ns/pair")
+			b.ReportMetric(0, "ns/op")
+		})
+	}
+	if sink == 1 {
+		b.Log(sink)
+	}
+}
