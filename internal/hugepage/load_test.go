@@ -36,10 +36,7 @@ func BenchmarkRandomLoad(b *testing.B) {
 			continue
 		}
 		n := int(bytes / 8)
-		a := Make[uint64](n)
-		for i := 0; i < n; i += 512 {
-			a[i] = uint64(i) // every 4 KiB page written: resident before timing
-		}
+		a := residentWords(n)
 		r := rand.New(rand.NewPCG(1, uint64(gib)))
 		idx := make([]int32, loads)
 		for i := range idx {
@@ -54,8 +51,7 @@ func BenchmarkRandomLoad(b *testing.B) {
 				}
 				sink += uint64(k)
 			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*loads), "ns/load")
-			b.ReportMetric(0, "ns/op")
+			reportPer(b, loads, "ns/load")
 		})
 		b.Run(name+"/independent", func(b *testing.B) {
 			for b.Loop() {
@@ -65,8 +61,7 @@ func BenchmarkRandomLoad(b *testing.B) {
 					}
 				}
 			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*loads), "ns/load")
-			b.ReportMetric(0, "ns/op")
+			reportPer(b, loads, "ns/load")
 		})
 		if sink == 1 {
 			b.Log(sink)
@@ -95,10 +90,7 @@ func BenchmarkPageLocality(b *testing.B) {
 		b.Skipf("%d MiB available", lim.Available>>20)
 	}
 	n := int(bytes / 8)
-	a := Make[uint64](n)
-	for i := 0; i < n; i += 512 {
-		a[i] = uint64(i) // every 4 KiB page written: resident before timing
-	}
+	a := residentWords(n)
 	const linesPer4K, linesPer2M = 64, 1 << 15
 	lines := n >> 3
 	r := rand.New(rand.NewPCG(1, 2))
@@ -125,8 +117,7 @@ func BenchmarkPageLocality(b *testing.B) {
 				}
 				sink += uint64(k)
 			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*pairs), "ns/pair")
-			b.ReportMetric(0, "ns/op")
+			reportPer(b, pairs, "ns/pair")
 		})
 		b.Run(name+"/independent", func(b *testing.B) {
 			for b.Loop() {
@@ -136,11 +127,27 @@ func BenchmarkPageLocality(b *testing.B) {
 					}
 				}
 			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*pairs), "ns/pair")
-			b.ReportMetric(0, "ns/op")
+			reportPer(b, pairs, "ns/pair")
 		})
 	}
 	if sink == 1 {
 		b.Log(sink)
 	}
+}
+
+// residentWords returns n words in huge pages (Make), every 4 KiB page of
+// them written so that they are resident before the timing starts.
+func residentWords(n int) []uint64 {
+	a := Make[uint64](n)
+	for i := 0; i < n; i += 512 {
+		a[i] = uint64(i)
+	}
+	return a
+}
+
+// reportPer reports the benchmark's time per unit, count units a loop
+// (ns/op, the whole loop's, reads as 0).
+func reportPer(b *testing.B, count int, unit string) {
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*count), unit)
+	b.ReportMetric(0, "ns/op")
 }
