@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -17,14 +18,7 @@ import (
 // out, and sched_setaffinity then refuses it) and refuses a CPU that does not
 // exist.
 func TestBenchPinned(t *testing.T) {
-	var allowed unix.CPUSet
-	if err := unix.SchedGetaffinity(0, &allowed); err != nil {
-		t.Fatal(err)
-	}
-	cpu := 0
-	for !allowed.IsSet(cpu) {
-		cpu++
-	}
+	cpu := allowedCPUs(t, 1)[0]
 	var out, errb bytes.Buffer
 	if code := Main(context.Background(), []string{"bench", "--cpu", strconv.Itoa(cpu), "--cycles", "200", "--warmup", "200", "--repeat", "1"}, &out, &errb); code != exitOK {
 		t.Fatalf("--cpu %d: exit %d: %s", cpu, code, errb.String())
@@ -37,4 +31,20 @@ func TestBenchPinned(t *testing.T) {
 	if code := Main(context.Background(), []string{"bench", "--cpu", "100000", "--cycles", "200", "--repeat", "1"}, &out, &errb); code == exitOK || !strings.Contains(errb.String(), "CPU 100000") {
 		t.Errorf("--cpu 100000: exit %d, stderr %q; want a refusal naming the CPU", code, errb.String())
 	}
+}
+
+// allowedCPUs returns the first k CPUs (at most) this process may run on,
+// in order.
+func allowedCPUs(tb testing.TB, k int) []int {
+	var allowed unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &allowed); err != nil {
+		tb.Fatal(err)
+	}
+	var cpus []int
+	for c := 0; c < 8*int(unsafe.Sizeof(allowed)) && len(cpus) < k; c++ {
+		if allowed.IsSet(c) {
+			cpus = append(cpus, c)
+		}
+	}
+	return cpus
 }

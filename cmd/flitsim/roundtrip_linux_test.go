@@ -5,8 +5,6 @@ package main
 import (
 	"sync/atomic"
 	"testing"
-
-	"golang.org/x/sys/unix"
 )
 
 // BenchmarkCoreRoundTrip measures what passing a cache line between two
@@ -24,16 +22,7 @@ import (
 //
 // The first two CPUs this process may run on are used.
 func BenchmarkCoreRoundTrip(b *testing.B) {
-	var allowed unix.CPUSet
-	if err := unix.SchedGetaffinity(0, &allowed); err != nil {
-		b.Fatal(err)
-	}
-	var cpus []int
-	for c := 0; c < 1024 && len(cpus) < 2; c++ {
-		if allowed.IsSet(c) {
-			cpus = append(cpus, c)
-		}
-	}
+	cpus := allowedCPUs(b, 2)
 	if len(cpus) < 2 {
 		b.Skip("one CPU: nothing to pass a line to")
 	}
