@@ -31,8 +31,8 @@ func BenchmarkRandomLoad(b *testing.B) {
 			bytes = int64(gib) << 30
 		}
 		name := fmt.Sprintf("%dMiB", bytes>>20)
-		if lim, err := sysmem.Read("/"); err == nil && lim.Available > 0 && bytes > lim.Available*3/4 {
-			b.Run(name, func(b *testing.B) { b.Skipf("%d MiB available", lim.Available>>20) })
+		if why := cannotSpare(bytes); why != "" {
+			b.Run(name, func(b *testing.B) { b.Skip(why) })
 			continue
 		}
 		n := int(bytes / 8)
@@ -73,10 +73,11 @@ func BenchmarkRandomLoad(b *testing.B) {
 // at a random line of a 4 GiB array in huge pages: in another line of the
 // same 4 KiB page, in another 4 KiB page of the same 2 MiB page, or
 // anywhere. Where the processor's TLB holds the array's 2 MiB pages the
-// last two cost alike and little more than the first; where the host
-// maps a virtual machine's memory in 4 KiB pages (the guest's huge pages
-// then give a TLB entry of 4 KiB each), "same2MiB" costs as much as
-// "anywhere" and only "same4KiB" is cheap: the cost of a flit-hop's loads
+// first two cost alike (a line each, the translation already held) and
+// less than "anywhere"; where the host maps a virtual machine's memory in
+// 4 KiB pages (the guest's huge pages then give a TLB entry of 4 KiB
+// each), "same2MiB" costs as much as "anywhere" and only "same4KiB" is
+// cheap: the cost of a flit-hop's loads
 // then follows the 4 KiB pages they touch, not the lines
 // (docs/speed.md#session26). The metric is ns a pair of loads, the
 // second's address waiting for the first ("dependent") or 32 pairs
@@ -86,28 +87,30 @@ func BenchmarkRandomLoad(b *testing.B) {
 func BenchmarkPageLocality(b *testing.B) {
 	const pairs = 1 << 21
 	bytes := int64(4) << 30
-	if lim, err := sysmem.Read("/"); err == nil && lim.Available > 0 && bytes > lim.Available*3/4 {
-		b.Skipf("%d MiB available", lim.Available>>20)
+	if why := cannotSpare(bytes); why != "" {
+		b.Skip(why)
 	}
 	n := int(bytes / 8)
 	a := residentWords(n)
 	const linesPer4K, linesPer2M = 64, 1 << 15
 	lines := n >> 3
 	r := rand.New(rand.NewPCG(1, 2))
-	first := make([]int32, pairs)
-	second := map[string][]int32{"same4KiB": make([]int32, pairs), "same2MiB": make([]int32, pairs), "anywhere": make([]int32, pairs)}
+	first, same4K, same2M, anywhere := make([]int32, pairs), make([]int32, pairs), make([]int32, pairs), make([]int32, pairs)
 	for i := range first {
 		l := r.IntN(lines)
 		first[i] = int32(l)
-		second["same4KiB"][i] = int32(l&^(linesPer4K-1) | (l+1+r.IntN(linesPer4K-1))&(linesPer4K-1))
+		same4K[i] = int32(l&^(linesPer4K-1) | (l+1+r.IntN(linesPer4K-1))&(linesPer4K-1))
 		page := l / linesPer4K % (linesPer2M / linesPer4K)
 		other := (page + 1 + r.IntN(linesPer2M/linesPer4K-1)) % (linesPer2M / linesPer4K)
-		second["same2MiB"][i] = int32(l&^(linesPer2M-1) | other*linesPer4K | r.IntN(linesPer4K))
-		second["anywhere"][i] = int32(r.IntN(lines))
+		same2M[i] = int32(l&^(linesPer2M-1) | other*linesPer4K | r.IntN(linesPer4K))
+		anywhere[i] = int32(r.IntN(lines))
 	}
 	var sink uint64
-	for _, name := range []string{"same4KiB", "same2MiB", "anywhere"} {
-		sec := second[name]
+	for _, c := range []struct {
+		name string
+		sec  []int32 // the second load's line, pair by pair
+	}{{"same4KiB", same4K}, {"same2MiB", same2M}, {"anywhere", anywhere}} {
+		name, sec := c.name, c.sec
 		b.Run(name+"/dependent", func(b *testing.B) {
 			for b.Loop() {
 				k := 0
@@ -150,4 +153,14 @@ func residentWords(n int) []uint64 {
 func reportPer(b *testing.B, count int, unit string) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*count), unit)
 	b.ReportMetric(0, "ns/op")
+}
+
+// cannotSpare says why an array of the given bytes is not to be made (more
+// than three quarters of what sysmem says the process may still take:
+// MemAvailable, or the cgroup's room when lower), or "" when it may.
+func cannotSpare(bytes int64) string {
+	if lim, err := sysmem.Read("/"); err == nil && lim.Available > 0 && bytes > lim.Available*3/4 {
+		return fmt.Sprintf("%d MiB available", lim.Available>>20)
+	}
+	return ""
 }
