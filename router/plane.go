@@ -221,9 +221,16 @@ func (pl *Plane) router(id int) *Router {
 // (at most 16 ports, 8 VCs and 64 input VCs, so every index fits its
 // array and needs no bounds check).
 type planeWord struct {
-	elig [64]uint64     // [i]: input VC i may request the switch
-	inLE [64]uint64     // [i]: the input-stage pointer of port p is <= v
-	dirQ [64][16]uint64 // [i][q]: input VC i owns an output VC of port q
+	elig [64]uint64 // [i]: input VC i may request the switch
+	inLE [64]uint64 // [i]: the input-stage pointer of port p is <= v
+	// dirQ[i][q]: input VC i owns an output VC of port q, or owned one
+	// until its last packet's tail left. The bit is not cleared then: a
+	// VC that is not active never requests (its elig bit is clear, and
+	// requests are elig & dirQ), so a stale bit asks for nothing, and the
+	// VC's next grant clears its row (granted). A release then writes no
+	// line of the word (issue 20: the 16-ary 5-cube at 0.05, 1.017 times
+	// the speed on one thread and 1.028 on two, docs/speed.md#session27).
+	dirQ [64][16]uint64
 
 	outLE [256]uint64 // [q<<4|p]: the output-stage pointer of port q is <= p
 

@@ -9,10 +9,9 @@ package router
 // its routers at once: the switch-request masks, the round-robin pointers,
 // the timing wheel of re-evaluations (plane.go). Each side goes through the
 // other's methods, all below: a router reports each event that may change
-// a switch request (creditReturned, granted, released, retryVA,
-// creditFreed) and sets or reads what the plane keeps (feederWaits, at,
-// nextCredit); the plane asks a router for its feeder and owners (feeder,
-// owner). A router knows of its plane only whether it has one
+// a switch request (creditReturned, granted, retryVA, creditFreed) and
+// sets or reads what the plane keeps (feederWaits, at, nextCredit); the
+// plane asks a router for its feeder and owners (feeder, owner). A router knows of its plane only whether it has one
 // (Router.plane); the plane finds a router's word
 // and bit of its masks from the router's id (planeBit) and its VC state in
 // the arrays they share (Storage), and reads a router's fields only while
@@ -29,21 +28,20 @@ func (pl *Plane) creditReturned(r *Router, owner int32) { pl.at(pl.cur, r, owner
 // granted records that input VC i of r owns output VC o of port q (the
 // router then has it re-evaluated when its VC allocation delay is over,
 // Plane.at), and copies where o leads into the input VC (inputVC.down).
+// It clears the VC's bit of every port first: its last packet's port is
+// still set (planeWord.dirQ).
 func (pl *Plane) granted(r *Router, i, o int32, q int8) {
 	w, bit := planeBit(r.ID())
-	pl.words[w].dirQ[i&63][q&15] |= bit
+	row := &pl.words[w].dirQ[i&63]
+	for k := range pl.ports {
+		row[k&15] &^= bit // the port of the VC's last packet, which its tail's release left set
+	}
+	row[q&15] |= bit
 	d := r.outs[o].down
 	r.in[i].down = d
 	if pl.anon && d == -1 { // a sink: the head at the front of i names the packet of its bodies there (ejectedBody)
 		pl.ejecting[pl.ejectingAt(r.id, int(o))] = packetOf(r.frontSlot(int(i)).flit())
 	}
-}
-
-// released records that input VC i of r no longer owns an output VC of
-// port q (its packet's tail left).
-func (pl *Plane) released(r *Router, i int, q int32) {
-	w, bit := planeBit(r.ID())
-	pl.words[w].dirQ[i&63][q&15] &^= bit
 }
 
 // retryVA has r take part in the next VC allocation: an output VC was

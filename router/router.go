@@ -1231,9 +1231,6 @@ func (r *Router) traverse(i int, now sim.Cycle) {
 // output VC o of port q, and starts the next one if it is there.
 func (r *Router) tailLeft(i int, o, q int32, now sim.Cycle) {
 	r.release(o, q, now+1) // busy through this cycle
-	if pl := r.plane; pl != nil {
-		pl.released(r, i, q)
-	}
 	r.in[i].state = vcIdle
 	if r.scout != nil {
 		r.nextHeader(i, now+1)
