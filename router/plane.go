@@ -221,7 +221,6 @@ func (pl *Plane) router(id int) *Router {
 // (at most 16 ports, 8 VCs and 64 input VCs, so every index fits its
 // array and needs no bounds check).
 type planeWord struct {
-	elig [64]uint64 // [i]: input VC i may request the switch
 	inLE [64]uint64 // [i]: the input-stage pointer of port p is <= v
 	// dirQ[i][q]: input VC i owns an output VC of port q, or owned one
 	// until its last packet's tail left. The bit is not cleared then: a
@@ -237,6 +236,12 @@ type planeWord struct {
 	granted [16]uint64    // [q]: scratch, output port q granted someone
 	pbits   [16][4]uint64 // [q][k]: scratch, bit k of the input port q granted
 	vbits   [16][3]uint64 // [p][k]: scratch, bit k of the VC port p requests with
+
+	// elig[i]: input VC i may request the switch. Last, in the word's
+	// third page of 4 KiB with outLE and the scratch, which the moves
+	// read: the re-evaluations a move makes write it (withdraw), and the
+	// moves then touch one page of their word, not two.
+	elig [64]uint64
 }
 
 // vcAt returns the VC input port p of router b requests with, of V VCs
