@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/flitsim/flitsim/sim"
 )
@@ -888,5 +889,34 @@ func TestSplitMarksForeignLinks(t *testing.T) {
 	// between the partitions: two output VCs each.
 	if crossings < 4 || local == 0 || copies == 0 {
 		t.Errorf("%d crossing, %d local down entries, %d granted copies: the test saw too little", crossings, local, copies)
+	}
+}
+
+// TestPlaneWordPages pins the layout planeWord's comments count on: a
+// word is whole pages of 4 KiB, so that words lie on page boundaries in
+// a page-aligned array, and what the moves read and write (the output
+// pointers, the allocation's scratch, the request bits) lies in its last
+// page (docs/speed.md#session27).
+func TestPlaneWordPages(t *testing.T) {
+	const page = 4096
+	var pw planeWord
+	size := unsafe.Sizeof(pw)
+	if size%page != 0 {
+		t.Fatalf("planeWord is %d bytes, not whole pages of %d", size, page)
+	}
+	last := size - page
+	for _, f := range []struct {
+		name string
+		off  uintptr
+	}{
+		{"outLE", unsafe.Offsetof(pw.outLE)},
+		{"granted", unsafe.Offsetof(pw.granted)},
+		{"pbits", unsafe.Offsetof(pw.pbits)},
+		{"vbits", unsafe.Offsetof(pw.vbits)},
+		{"elig", unsafe.Offsetof(pw.elig)},
+	} {
+		if f.off < last {
+			t.Errorf("planeWord.%s at byte %d, before the last page (from %d)", f.name, f.off, last)
+		}
 	}
 }

@@ -11,12 +11,12 @@ package router
 // other's methods, all below: a router reports each event that may change
 // a switch request (creditReturned, granted, retryVA, creditFreed) and
 // sets or reads what the plane keeps (feederWaits, at, nextCredit); the
-// plane asks a router for its feeder and owners (feeder, owner). A router knows of its plane only whether it has one
-// (Router.plane); the plane finds a router's word
-// and bit of its masks from the router's id (planeBit) and its VC state in
-// the arrays they share (Storage), and reads a router's fields only while
-// it joins (NewPlane) and on the slow paths of a move (a head's routing, a
-// tail, a waiting feeder).
+// plane asks a router for its feeder and owners (feeder, owner). A router
+// knows of its plane only whether it has one (Router.plane); the plane
+// finds a router's word and bit of its masks from the router's id
+// (planeBit) and its VC state in the arrays they share (Storage), and
+// reads a router's fields only while it joins (NewPlane) and on the slow
+// paths of a move (a head's routing, a tail, a waiting feeder).
 
 // planeBit returns the word and bit of router id in a plane's masks.
 func planeBit(id int) (w int, bit uint64) { return id >> 6, 1 << (uint(id) & 63) }
