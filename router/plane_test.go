@@ -436,6 +436,7 @@ func TestPlaneMatchesStep(t *testing.T) {
 						full += b2i(ownFull(r))
 					}
 					checkOccupancy(t, now, own, pl, stopAt/3)
+					checkRequestRows(t, now, pl)
 					if srcOwn.injected != srcPl.injected {
 						t.Fatalf("cycle %d: %d flits injected into the plane, %d into the routers alone", now, srcPl.injected, srcOwn.injected)
 					}
@@ -459,6 +460,35 @@ func TestPlaneMatchesStep(t *testing.T) {
 }
 
 func b2i(b bool) int { return int(b2u(b)) }
+
+// checkRequestRows checks the premise of planeWord.dirQ's stale bits
+// after cycle now: an active input VC's dirQ row holds its output port's
+// bit alone, any other VC's at most one bit (its last packet's port, left
+// by the tail's release), and only active VCs may request (elig).
+func checkRequestRows(t *testing.T, now sim.Cycle, pl *Plane) {
+	t.Helper()
+	for id := range pl.routers {
+		w, bit := planeBit(id)
+		pw := &pl.words[w]
+		for i := 0; i < pl.n; i++ {
+			ivc := &pl.ivc[id*pl.n+i]
+			var ports []int
+			for q := 0; q < pl.ports; q++ {
+				if pw.dirQ[i][q]&bit != 0 {
+					ports = append(ports, q)
+				}
+			}
+			switch active := ivc.state == vcActive; {
+			case active && (len(ports) != 1 || ports[0] != int(ivc.outPort)):
+				t.Fatalf("cycle %d: router %d input VC %d, active on port %d, has dirQ bits on ports %v", now, id, i, ivc.outPort, ports)
+			case !active && len(ports) > 1:
+				t.Fatalf("cycle %d: router %d input VC %d, not active, has dirQ bits on ports %v", now, id, i, ports)
+			case !active && pw.elig[i]&bit != 0:
+				t.Fatalf("cycle %d: router %d input VC %d requests the switch but is not active (state %d)", now, id, i, ivc.state)
+			}
+		}
+	}
+}
 
 // checkOccupancy compares the occupancy the plane counts with the sum over
 // the routers alone of their ports that lead to a router, after cycle now,
