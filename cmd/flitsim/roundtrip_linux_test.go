@@ -12,12 +12,12 @@ import (
 // counter, the other answers on another line, ns a round trip. It is the
 // floor under every barrier of a simulation split across threads and
 // under every line its partitions share in a cycle. On this project's
-// virtual machine it moved between some 40 ns and some 1,030 ns from one
+// virtual machine it moved between some 85 ns and some 1,030 ns from one
 // minute to the next, and the 64x64 torus at 0.02 ran 1.68-2.34 times as
-// fast on two threads as on one at 100-230 ns and 0.84-1.30 times at some
+// fast on two threads as on one at 88-230 ns and 0.84-1.30 times at some
 // 1,000 ns; there the phases' own work doubled, not the waits at their
-// barriers (docs/speed.md#session26, docs/speed.md#session27): time two
-// threads against one with it.
+// barriers (docs/speed.md#session26, docs/speed.md#session27,
+// docs/speed.md#session28): time two threads against one with it.
 //
 //	go test ./cmd/flitsim -run '^$' -bench CoreRoundTrip
 //
