@@ -422,6 +422,8 @@ func NewPlane(f *Fabric, routers []*Router, injectLatency int) (*Plane, error) {
 		pw := &pl.words[w]
 		for k := range pw.inLE {
 			pw.inLE[k] = ^uint64(0) // every pointer starts at 0
+		}
+		for k := range pw.outLE {
 			pw.outLE[k] = ^uint64(0)
 		}
 	}
