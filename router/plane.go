@@ -420,8 +420,11 @@ func NewPlane(f *Fabric, routers []*Router, injectLatency int) (*Plane, error) {
 	pl.tails = make([]int32, 0, len(pl.grants))
 	for w := range pl.words {
 		pw := &pl.words[w]
+		// Every pointer, input and output, starts at 0 (as a Router
+		// allocating alone has them): all of both arrays, whose lengths
+		// differ (TestPlaneStartPointers).
 		for k := range pw.inLE {
-			pw.inLE[k] = ^uint64(0) // every pointer starts at 0
+			pw.inLE[k] = ^uint64(0)
 		}
 		for k := range pw.outLE {
 			pw.outLE[k] = ^uint64(0)
